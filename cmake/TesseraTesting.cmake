@@ -1,0 +1,39 @@
+# Test helpers. Labels: unit (one process), mpi (mpiexec -n P for each P), gpu (needs a device;
+# skipped with a visible reason elsewhere), slow.
+include(GoogleTest)
+find_package(GTest REQUIRED)
+
+# Open MPI refuses to run as root (CI containers, the GPU host) unless told; --oversubscribe lets
+# 4 ranks run on a 2-core machine.
+set(TESSERA_MPIEXEC_PREFLAGS "--oversubscribe" CACHE STRING "Flags placed before the program in MPI tests")
+set(TESSERA_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none;TESSERA_LOG_COLOR=0")
+
+# tessera_add_unit_test(NAME SOURCES ... LIBS ... [LABELS ...])
+function(tessera_add_unit_test name)
+  cmake_parse_arguments(T "" "" "SOURCES;LIBS;LABELS" ${ARGN})
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest GTest::gtest_main)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" ENVIRONMENT "${TESSERA_TEST_ENV}" TIMEOUT 300)
+endfunction()
+
+# tessera_add_mpi_test(NAME SOURCES ... LIBS ... NPROCS 1 2 3 4 [LABELS ...] [TIMEOUT s])
+# Builds one executable (with tests/support/mpi_gtest_main.cpp) and registers NAME.npP per P.
+function(tessera_add_mpi_test name)
+  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;NPROCS;LABELS" ${ARGN})
+  if(NOT T_NPROCS)
+    set(T_NPROCS 1 2 3 4)
+  endif()
+  if(NOT T_TIMEOUT)
+    set(T_TIMEOUT 180)
+  endif()
+  add_executable(${name} ${T_SOURCES})
+  target_link_libraries(${name} PRIVATE ${T_LIBS} tessera_test_support GTest::gtest)
+  foreach(np IN LISTS T_NPROCS)
+    add_test(NAME ${name}.np${np}
+             COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${TESSERA_MPIEXEC_PREFLAGS}
+                     ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+    set_tests_properties(${name}.np${np} PROPERTIES LABELS "mpi;${T_LABELS}" PROCESSORS ${np}
+                         ENVIRONMENT "${TESSERA_TEST_ENV}" TIMEOUT ${T_TIMEOUT})
+  endforeach()
+endfunction()

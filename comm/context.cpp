@@ -1,0 +1,140 @@
+#include "comm/context.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include "core/backend.hpp"
+#include "core/cuda_check.hpp"
+#include "core/log.hpp"
+
+namespace tessera::comm {
+namespace {
+// Failure notices travel on their own communicator with this tag, so they never match
+// application traffic.
+constexpr int kFailureTag = 7001;
+}  // namespace
+
+void check_mpi(int rc, const char* call, const char* file, int line) {
+  if (rc == MPI_SUCCESS) return;
+  char text[MPI_MAX_ERROR_STRING];
+  int len = 0;
+  MPI_Error_string(rc, text, &len);
+  throw std::runtime_error(fmt::format("MPI error '{}' in {} at {}:{}", std::string(text, len), call, file, line));
+}
+
+Context::Context(int* argc, char*** argv) {
+  int initialised = 0;
+  MPI_Initialized(&initialised);
+  if (!initialised) {
+    int provided = 0;
+    TESSERA_MPI_CHECK(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided));
+    owns_mpi_ = true;
+  }
+  // Errors come back as return codes (checked everywhere) instead of aborting inside MPI.
+  TESSERA_MPI_CHECK(MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN));
+  TESSERA_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &world_));
+  TESSERA_MPI_CHECK(MPI_Comm_dup(MPI_COMM_WORLD, &failure_comm_));
+  TESSERA_MPI_CHECK(MPI_Comm_rank(world_, &rank_));
+  TESSERA_MPI_CHECK(MPI_Comm_size(world_, &size_));
+  TESSERA_MPI_CHECK(MPI_Comm_split_type(world_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node_));
+  TESSERA_MPI_CHECK(MPI_Comm_rank(node_, &local_rank_));
+  TESSERA_MPI_CHECK(MPI_Comm_size(node_, &local_size_));
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  hostname_ = host;
+  log::set_rank(rank_, size_);
+  post_failure_receive();
+  bind_device();
+  check_launcher();
+}
+
+Context::~Context() {
+  if (failure_req_ != MPI_REQUEST_NULL) {
+    MPI_Cancel(&failure_req_);
+    MPI_Request_free(&failure_req_);
+  }
+  for (MPI_Comm* c : {&failure_comm_, &node_, &world_})
+    if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
+  if (owns_mpi_) MPI_Finalize();
+}
+
+void Context::bind_device() {
+  visible_devices_ = visible_device_count();
+  if (visible_devices_ == 0) return;
+  // With --gpus-per-task=1 every rank sees one device (index 0); with --gpu-bind=none or a
+  // plain mpirun each sees all, and the node-local rank picks one.
+  device_ = local_rank_ % visible_devices_;
+#if defined(TESSERA_HAVE_CUDA)
+  TESSERA_CUDA_CHECK(cudaSetDevice(device_));
+#endif
+  if (local_size_ > visible_devices_ && local_rank_ == 0)
+    log::warn_all("{} ranks on node {} share {} GPU(s): ranks will share devices", local_size_, hostname_,
+                  visible_devices_);
+}
+
+void Context::check_launcher() const {
+  // A job launched with a different task count than MPI sees (e.g. plain `mpirun` of a
+  // non-MPI build inside srun) runs P copies of a 1-rank job: catch that early.
+  const char* tasks = std::getenv("SLURM_NTASKS");
+  if (!tasks || std::getenv("TESSERA_IGNORE_SLURM_NTASKS")) return;
+  char* end = nullptr;
+  const long n = std::strtol(tasks, &end, 10);
+  if (end == tasks || n <= 0) return;
+  // Inside an allocation, mpirun may legitimately start fewer ranks than tasks (a job step);
+  // only the "MPI sees one rank but Slurm started many" pattern is certainly wrong.
+  if (size_ == 1 && n > 1)
+    throw std::runtime_error(fmt::format(
+        "Slurm started {} tasks but MPI_Comm_size is 1: each task runs alone. The MPI library and the "
+        "launcher do not match (try `srun --mpi=pmix` or `mpirun` inside the allocation; set "
+        "TESSERA_IGNORE_SLURM_NTASKS=1 to run independent copies on purpose)",
+        n));
+  if (size_ != n)
+    log::warn("Slurm allocated {} tasks but MPI_Comm_size is {}", n, size_);
+}
+
+void Context::post_failure_receive() {
+  TESSERA_MPI_CHECK(MPI_Irecv(failure_buf_, sizeof failure_buf_, MPI_CHAR, MPI_ANY_SOURCE, kFailureTag,
+                              failure_comm_, &failure_req_));
+}
+
+bool Context::poll_failure(RemoteFailure& out) {
+  if (failure_req_ == MPI_REQUEST_NULL) return false;
+  int done = 0;
+  MPI_Status st;
+  TESSERA_MPI_CHECK(MPI_Test(&failure_req_, &done, &st));
+  if (!done) return false;
+  int len = 0;
+  MPI_Get_count(&st, MPI_CHAR, &len);
+  // Message layout: one byte of exit code, then the text.
+  out.rank = st.MPI_SOURCE;
+  out.code = static_cast<ExitCode>(len > 0 ? failure_buf_[0] : 1);
+  out.message.assign(failure_buf_ + (len > 0 ? 1 : 0), len > 1 ? len - 1 : 0);
+  post_failure_receive();
+  return true;
+}
+
+void Context::announce_failure(std::string_view message, ExitCode code) {
+  std::string packet(1, static_cast<char>(code));
+  packet.append(message.substr(0, sizeof failure_buf_ - 1));
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    MPI_Request req;
+    // Small and eager: the send completes locally; never waited on, since the job ends next.
+    if (MPI_Isend(packet.data(), static_cast<int>(packet.size()), MPI_CHAR, r, kFailureTag, failure_comm_, &req) ==
+        MPI_SUCCESS)
+      MPI_Request_free(&req);
+  }
+}
+
+void Context::abort(ExitCode code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  MPI_Abort(MPI_COMM_WORLD, static_cast<int>(code));
+  std::_Exit(static_cast<int>(code));
+}
+
+}  // namespace tessera::comm

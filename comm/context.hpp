@@ -1,0 +1,72 @@
+#pragma once
+// comm::Context: one per process. Owns MPI (init/finalize), knows the world and node-local
+// ranks, binds this rank to GPU `local_rank % visible_devices` (so Slurm's --gpus-per-task=1,
+// where each rank sees one device, and --gpu-bind=none, where each sees all, both work), and
+// watches a private channel on which a failing rank tells the others (see comm/errors.hpp).
+#include <mpi.h>
+
+#include <string>
+
+#include "core/error.hpp"
+
+namespace tessera::comm {
+
+struct RemoteFailure {
+  int rank = -1;
+  ExitCode code = ExitCode::runtime_error;
+  std::string message;
+};
+
+class Context {
+ public:
+  // Initialises MPI (MPI_THREAD_FUNNELED) unless already initialised, in which case this
+  // Context neither initialises nor finalises it.
+  Context(int* argc, char*** argv);
+  ~Context();
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+
+  int rank() const { return rank_; }
+  int size() const { return size_; }
+  int local_rank() const { return local_rank_; }
+  int local_size() const { return local_size_; }
+  bool is_root() const { return rank_ == 0; }
+  const std::string& hostname() const { return hostname_; }
+
+  // tessera's private duplicate of MPI_COMM_WORLD (same rank numbering).
+  MPI_Comm world() const { return world_; }
+  // Ranks sharing this node (MPI_COMM_TYPE_SHARED).
+  MPI_Comm node() const { return node_; }
+
+  // The CUDA device this rank is bound to, or -1 (no CUDA build, no visible device).
+  int device() const { return device_; }
+  int visible_devices() const { return visible_devices_; }
+
+  // Non-blocking: true (and `out` filled) when another rank has announced a failure.
+  bool poll_failure(RemoteFailure& out);
+  // Tells every other rank that this one failed (best effort, non-blocking).
+  void announce_failure(std::string_view message, ExitCode code);
+  // Ends the whole job with `code` (MPI_Abort); every rank's process exits.
+  [[noreturn]] void abort(ExitCode code);
+
+ private:
+  void bind_device();
+  void check_launcher() const;
+  void post_failure_receive();
+
+  bool owns_mpi_ = false;
+  int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
+  int device_ = -1, visible_devices_ = 0;
+  std::string hostname_;
+  MPI_Comm world_ = MPI_COMM_NULL;
+  MPI_Comm node_ = MPI_COMM_NULL;
+  MPI_Comm failure_comm_ = MPI_COMM_NULL;  // carries failure notices only
+  MPI_Request failure_req_ = MPI_REQUEST_NULL;
+  char failure_buf_[4096] = {};
+};
+
+// Throws std::runtime_error with the MPI error string when `rc` is not MPI_SUCCESS.
+void check_mpi(int rc, const char* call, const char* file, int line);
+#define TESSERA_MPI_CHECK(call) ::tessera::comm::check_mpi((call), #call, __FILE__, __LINE__)
+
+}  // namespace tessera::comm

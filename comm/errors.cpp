@@ -1,0 +1,82 @@
+#include "comm/errors.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+#include <vector>
+
+#include "core/log.hpp"
+
+namespace tessera::comm {
+
+void all_ok(Context& ctx, bool ok, std::string_view message, ExitCode code) {
+  // The lowest failing rank speaks for all: MIN over (ok ? size : rank).
+  int candidate = ok ? ctx.size() : ctx.rank();
+  int first = 0;
+  MPI_Request req;
+  TESSERA_MPI_CHECK(MPI_Iallreduce(&candidate, &first, 1, MPI_INT, MPI_MIN, ctx.world(), &req));
+  wait(ctx, req);
+  if (first == ctx.size()) return;
+  // The failing rank broadcasts its exit code and message.
+  std::string text = ctx.rank() == first ? std::string(message) : std::string();
+  long long header[2] = {static_cast<long long>(code), static_cast<long long>(text.size())};
+  TESSERA_MPI_CHECK(MPI_Ibcast(header, 2, MPI_LONG_LONG, first, ctx.world(), &req));
+  wait(ctx, req);
+  text.resize(static_cast<std::size_t>(header[1]));
+  if (header[1] > 0) {
+    TESSERA_MPI_CHECK(MPI_Ibcast(text.data(), static_cast<int>(header[1]), MPI_CHAR, first, ctx.world(), &req));
+    wait(ctx, req);
+  }
+  const auto agreed = header[0] == 0 ? ExitCode::runtime_error : static_cast<ExitCode>(header[0]);
+  throw CollectiveError(first, agreed, text.empty() ? std::string("unspecified failure") : text);
+}
+
+void wait_all(Context& ctx, int count, MPI_Request* reqs) {
+  // Poll instead of blocking, so a failure announced by another rank is seen here. Spin
+  // briefly first (most waits are short), then back off to spare the core.
+  auto pause = std::chrono::microseconds(0);
+  for (;;) {
+    int done = 0;
+    TESSERA_MPI_CHECK(MPI_Testall(count, reqs, &done, MPI_STATUSES_IGNORE));
+    if (done) return;
+    RemoteFailure failure;
+    if (ctx.poll_failure(failure)) throw RemoteError(std::move(failure));
+    if (pause.count() > 0) std::this_thread::sleep_for(pause);
+    pause = std::min(pause + std::chrono::microseconds(2), std::chrono::microseconds(200));
+  }
+}
+
+void wait(Context& ctx, MPI_Request& req) { wait_all(ctx, 1, &req); }
+
+int run_guarded(Context& ctx, const std::function<int()>& body) {
+  try {
+    return body();
+  } catch (const CollectiveError& e) {
+    // Every rank holds the same error: rank 0 reports, all return the same code cleanly.
+    if (ctx.rank() == 0) {
+      if (ctx.size() > 1)
+        log::error("(rank {}) {}", e.failed_rank(), e.what());
+      else
+        log::error("{}", e.what());
+    }
+    return static_cast<int>(e.code());
+  } catch (const RemoteError& e) {
+    // Another rank failed while this one waited; it has printed its message and is ending the
+    // job. Rank 0 repeats the message so it is in the job's main output, then ends the job too.
+    if (ctx.rank() == 0) log::error("(rank {}) {}", e.failure().rank, e.what());
+    ctx.abort(e.failure().code);
+  } catch (const std::exception& e) {
+    const ExitCode code = exit_code_for(e);
+    log::error("{}", e.what());
+    ctx.announce_failure(e.what(), code);
+    if (ctx.size() > 1) {
+      // Give ranks waiting in tessera's collectives a moment to receive the notice and print
+      // it on rank 0 before the job is torn down.
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      ctx.abort(code);
+    }
+    return static_cast<int>(code);
+  }
+}
+
+}  // namespace tessera::comm

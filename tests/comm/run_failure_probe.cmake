@@ -1,0 +1,17 @@
+# cmake -P: runs the failure probe and checks code, message and time (no hang).
+string(TIMESTAMP t0 "%s")
+separate_arguments(pre UNIX_COMMAND "${PREFLAGS}")
+execute_process(COMMAND ${MPIEXEC} -n ${NP} ${pre} ${PROBE} ${MODE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 40)
+string(TIMESTAMP t1 "%s")
+math(EXPR elapsed "${t1} - ${t0}")
+message("exit code: ${rc}, ${elapsed} s\n--- stdout\n${out}\n--- stderr\n${err}")
+if(NOT rc STREQUAL "${EXPECT_CODE}")
+  message(FATAL_ERROR "expected exit code ${EXPECT_CODE}, got '${rc}'")
+endif()
+if(NOT "${out}${err}" MATCHES "${EXPECT_MESSAGE}")
+  message(FATAL_ERROR "the failing rank's message '${EXPECT_MESSAGE}' was not printed")
+endif()
+if(elapsed GREATER 20)
+  message(FATAL_ERROR "took ${elapsed} s: ranks waited too long after the failure")
+endif()
