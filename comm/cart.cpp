@@ -54,12 +54,14 @@ CartDecomposition::CartDecomposition(Context& ctx, Index3 global, std::array<int
     : ctx_(&ctx), global_(global), periodic_(periodic) {
   check_global(global);
   dims_ = resolve_dims(dims, ctx.size());
+  const bool chosen = dims[0] == 0 || dims[1] == 0 || dims[2] == 0;
   for (int a = 0; a < 3; ++a)
     if (global_[a] < dims_[a])
       throw InputError(fmt::format("decomposition: {} rank(s) along {} but only {} cell(s) there (global grid "
-                                   "{}x{}x{}, rank grid {}x{}x{}); every rank needs at least one cell per axis",
+                                   "{}x{}x{}, rank grid {}x{}x{}{}); every rank needs at least one cell per axis",
                                    dims_[a], kAxisName[a], global_[a], global_[0], global_[1], global_[2],
-                                   dims_[0], dims_[1], dims_[2]));
+                                   dims_[0], dims_[1], dims_[2],
+                                   chosen ? " chosen by MPI_Dims_create: give the rank grid explicitly" : ""));
 
   // reorder = 0: cartesian ranks are world ranks, so neighbours are world ranks too and every
   // other layer (transports, collectives on ctx.world()) can use them directly.

@@ -32,3 +32,28 @@ void broadcast(Context& ctx, std::string& text, int root) {
 }
 
 }  // namespace tessera::comm
+
+namespace tessera::comm {
+
+std::vector<std::string> gather_text(Context& ctx, const std::string& text, int root) {
+  const int len = static_cast<int>(text.size());
+  std::vector<int> lens(ctx.rank() == root ? ctx.size() : 0);
+  MPI_Request req;
+  TESSERA_MPI_CHECK(MPI_Igather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, root, ctx.world(), &req));
+  wait(ctx, req);
+  std::vector<int> displs(lens.size());
+  int total = 0;
+  for (std::size_t r = 0; r < lens.size(); ++r) {
+    displs[r] = total;
+    total += lens[r];
+  }
+  std::string all(static_cast<std::size_t>(total), '\0');
+  TESSERA_MPI_CHECK(MPI_Igatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root,
+                                 ctx.world(), &req));
+  wait(ctx, req);
+  std::vector<std::string> out;
+  for (std::size_t r = 0; r < lens.size(); ++r) out.push_back(all.substr(displs[r], lens[r]));
+  return out;
+}
+
+}  // namespace tessera::comm

@@ -74,3 +74,8 @@ std::vector<T> alltoallv(Context& ctx, std::span<const T> send, std::span<const 
 }  // namespace tessera::comm
 
 #include "comm/collectives_impl.hpp"
+
+namespace tessera::comm {
+// Gathers one text per rank on `root` (in rank order); other ranks get an empty vector.
+std::vector<std::string> gather_text(Context& ctx, const std::string& text, int root = 0);
+}  // namespace tessera::comm

@@ -54,16 +54,15 @@ int run_guarded(Context& ctx, const std::function<int()>& body) {
   } catch (const CollectiveError& e) {
     // Every rank holds the same error: rank 0 reports, all return the same code cleanly.
     if (ctx.rank() == 0) {
-      if (ctx.size() > 1)
-        log::error("(rank {}) {}", e.failed_rank(), e.what());
-      else
-        log::error("{}", e.what());
+      const std::string text =
+          e.failed_rank() == 0 ? e.what() : fmt::format("rank {}: {}", e.failed_rank(), e.what());
+      log::write(log::Level::error, false, text);
     }
     return static_cast<int>(e.code());
   } catch (const RemoteError& e) {
     // Another rank failed while this one waited; it has printed its message and is ending the
     // job. Rank 0 repeats the message so it is in the job's main output, then ends the job too.
-    if (ctx.rank() == 0) log::error("(rank {}) {}", e.failure().rank, e.what());
+    if (ctx.rank() == 0) log::write(log::Level::error, false, fmt::format("rank {}: {}", e.failure().rank, e.what()));
     ctx.abort(e.failure().code);
   } catch (const std::exception& e) {
     const ExitCode code = exit_code_for(e);

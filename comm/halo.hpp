@@ -14,6 +14,8 @@
 //  - corners: three phases x, then y, then z, each including the ghosts filled before, so edge
 //    and corner ghosts are filled too. begin() starts phase x; finish() completes all three.
 // A ghost layer at a non-periodic domain face is left untouched (boundary conditions own it).
+// In corners mode an edge or corner ghost cell is filled when every ghost layer it lies in is
+// filled (so a cell beyond a non-periodic face, or in a layer options.fill skips, is untouched).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -44,6 +46,7 @@ struct HaloOptions {
   bool corners = false;
   // Which ghost layers to fill: fill[axis][side], side 0 = low, 1 = high. A stencil that only
   // reads the +x neighbour needs only fill[0][1]. Messages are skipped for unfilled sides.
+  // Options must be the same on every rank (each rank sends what its neighbours will fill).
   std::array<std::array<bool, 2>, 3> fill{{{true, true}, {true, true}, {true, true}}};
 };
 
@@ -51,12 +54,17 @@ class HaloExchange {
  public:
   // `fields` arrays of the same layout are exchanged together (one message per face and
   // neighbour, all fields packed into it). Memory follows the transport's memory().
+  // Collective over the decomposition's ranks: the layouts are validated together, and a bad
+  // one on any rank throws std::invalid_argument with the same message on every rank.
+  // `decomp` and `transport` must outlive the exchange.
   HaloExchange(const CartDecomposition& decomp, Transport& transport, HaloLayout layout, int fields,
                HaloOptions options = {});
   ~HaloExchange();
 
   // Packs the send faces of every field (ordered after work on `stream`) and starts the
-  // transfer. Interior work may run between begin() and finish().
+  // transfer. Interior work may run between begin() and finish(). (Faces mode reads the arrays
+  // only here; corners mode packs phases y and z in finish(), so work in between must not write
+  // the cells within `ghost` of the y and z faces.)
   void begin(std::span<void* const> fields, stream_t stream = nullptr);
   // Completes the transfer and unpacks into the ghost layers, ordered on `stream`.
   void finish(stream_t stream = nullptr);

@@ -35,7 +35,8 @@ struct Message {
   int tag = 0;
 };
 
-// A group of transfers in flight.
+// A group of transfers in flight. Finish it before its Transport goes; one dropped unfinished
+// (an error path) is abandoned, not completed, since completing could wait on a failed rank.
 class Exchange {
  public:
   virtual ~Exchange() = default;
@@ -62,8 +63,8 @@ struct TransportChoice {
   std::string reason;  // why this one, for `tessera info` and the run log
 };
 
-// Whether MPI can take device pointers: MPIX_Query_cuda_support where Open MPI/MPICH provide
-// it, overridable with TESSERA_CUDA_AWARE_MPI=0|1, agreed across ranks (MIN). `how` explains.
+// Whether MPI can take device pointers: MPIX_Query_cuda_support where <mpi-ext.h> offers it
+// (Open MPI; elsewhere false), overridable with TESSERA_CUDA_AWARE_MPI=0|1, agreed across ranks (MIN). `how` explains.
 bool cuda_aware_mpi(Context& ctx, std::string* how = nullptr);
 bool nccl_available();
 std::string nccl_version();  // "" without NCCL
@@ -98,6 +99,9 @@ std::vector<SelfCopy> plan_self_copies(int rank, int size, std::span<const Messa
 // byte datatype carries the message).
 void post_send(const void* data, std::size_t bytes, int peer, int tag, MPI_Comm comm, MPI_Request* req);
 void post_recv(void* data, std::size_t bytes, int peer, int tag, MPI_Comm comm, MPI_Request* req);
+
+// An exchange that finish()es by waiting (comm::wait_all) for MPI requests.
+std::unique_ptr<Exchange> make_request_exchange(Context& ctx, std::vector<MPI_Request> requests);
 
 // A CUDA event without timing, for ordering one stream after another (does nothing in a
 // CPU-only build, where every stream is the null stream).

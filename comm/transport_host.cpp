@@ -105,13 +105,10 @@ DupComm::~DupComm() {
   if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
-}  // namespace detail
-
 namespace {
-
-class HostExchange final : public Exchange {
+class RequestExchange final : public Exchange {
  public:
-  HostExchange(Context& ctx, std::vector<MPI_Request> requests) : ctx_(ctx), requests_(std::move(requests)) {}
+  RequestExchange(Context& ctx, std::vector<MPI_Request> requests) : ctx_(ctx), requests_(std::move(requests)) {}
   void finish() override {
     if (!requests_.empty()) wait_all(ctx_, static_cast<int>(requests_.size()), requests_.data());
     requests_.clear();
@@ -121,6 +118,15 @@ class HostExchange final : public Exchange {
   Context& ctx_;
   std::vector<MPI_Request> requests_;
 };
+}  // namespace
+
+std::unique_ptr<Exchange> make_request_exchange(Context& ctx, std::vector<MPI_Request> requests) {
+  return std::make_unique<RequestExchange>(ctx, std::move(requests));
+}
+
+}  // namespace detail
+
+namespace {
 
 class HostTransport final : public Transport {
  public:
@@ -144,7 +150,7 @@ class HostTransport final : public Transport {
     }
     for (const detail::SelfCopy& c : self)
       if (c.bytes > 0) std::memcpy(c.dst, c.src, c.bytes);
-    return std::make_unique<HostExchange>(ctx_, std::move(requests));
+    return detail::make_request_exchange(ctx_, std::move(requests));
   }
 
  private:

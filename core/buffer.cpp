@@ -7,6 +7,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "core/backend.hpp"
 #include "core/cuda_check.hpp"
 
 namespace tessera {
@@ -72,9 +73,21 @@ void throw_cuda_error(cudaError_t err, const char* call, const char* file, int l
 
 }  // namespace detail
 
+namespace {
+// A CUDA build on a machine without a driver or device only ever holds host memory.
+[[maybe_unused]] bool device_present() {
+  static const bool present = visible_device_count() > 0;
+  return present;
+}
+}  // namespace
+
 void copy_bytes(void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0) return;
 #if defined(TESSERA_HAVE_CUDA)
+  if (!device_present()) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
   TESSERA_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
 #else
   std::memcpy(dst, src, bytes);
@@ -84,6 +97,10 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes) {
 void copy_bytes_async(void* dst, const void* src, std::size_t bytes, stream_t stream) {
   if (bytes == 0) return;
 #if defined(TESSERA_HAVE_CUDA)
+  if (!device_present()) {
+    std::memcpy(dst, src, bytes);
+    return;
+  }
   TESSERA_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream));
 #else
   (void)stream;

@@ -30,8 +30,14 @@ Stream& Stream::operator=(Stream&& other) noexcept {
 }
 
 void Stream::synchronize() const {
+  if (s_) tessera::synchronize(s_);
+}
+
+void synchronize(stream_t s) {
 #if defined(TESSERA_HAVE_CUDA)
-  TESSERA_CUDA_CHECK(cudaStreamSynchronize(s_));
+  TESSERA_CUDA_CHECK(cudaStreamSynchronize(s));
+#else
+  (void)s;
 #endif
 }
 

@@ -2,6 +2,8 @@
 // A CUDA stream handle that host-only code can pass around without the CUDA headers:
 // cudaStream_t is `CUstream_st*`, so this is the same type. nullptr is the default stream,
 // and the only value a CPU-only build ever sees.
+#include <cstddef>
+
 struct CUstream_st;
 
 namespace tessera {
@@ -12,6 +14,8 @@ using stream_t = CUstream_st*;
 class Stream {
  public:
   Stream();  // creates a cudaStreamNonBlocking stream when CUDA is available
+  // No stream at all (nullptr), for host-memory paths that take a stream argument.
+  static Stream none() { return Stream(nullptr); }
   ~Stream();
   Stream(const Stream&) = delete;
   Stream& operator=(const Stream&) = delete;
@@ -23,7 +27,11 @@ class Stream {
   void synchronize() const;
 
  private:
+  explicit Stream(std::nullptr_t) {}
   stream_t s_ = nullptr;
 };
+
+// Waits for all work queued on `s` (the default stream when nullptr); no-op without CUDA.
+void synchronize(stream_t s);
 
 }  // namespace tessera

@@ -87,3 +87,15 @@ TEST(Collectives, AlltoallvRejectsInconsistentCounts) {
   std::vector<int> send(ctx.size() + 1, 3);
   EXPECT_THROW(comm::alltoallv<int>(ctx, send, counts), std::invalid_argument);
 }
+
+TEST(Collectives, GatherTextInRankOrder) {
+  auto& ctx = context();
+  const std::string mine = fmt::format("rank {} says {}", ctx.rank(), std::string(ctx.rank() * 3, 'z'));
+  const auto all = comm::gather_text(ctx, mine, 0);
+  if (ctx.rank() == 0) {
+    ASSERT_EQ(static_cast<int>(all.size()), ctx.size());
+    for (int r = 0; r < ctx.size(); ++r) EXPECT_EQ(all[r], fmt::format("rank {} says {}", r, std::string(r * 3, 'z')));
+  } else {
+    EXPECT_TRUE(all.empty());
+  }
+}

@@ -1,0 +1,10 @@
+#pragma once
+#include <string>
+
+#include "comm/context.hpp"
+
+namespace tessera::app {
+// `tessera keys [SOLVER]`: the deck reference (Markdown) generated from the schema, so the user
+// guide cannot drift from what the code accepts.
+int print_keys(comm::Context& ctx, const std::string& solver);
+}  // namespace tessera::app

@@ -1,0 +1,68 @@
+// tessera: the command line. Every rank parses the same argv (so no rank waits for another to
+// tell it what to do); only rank 0 prints help, usage errors and reports.
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+#include "app/bench.hpp"
+#include "app/info.hpp"
+#include "app/keys.hpp"
+#include "app/run_command.hpp"
+#include "comm/errors.hpp"
+#include "core/log.hpp"
+#include "tessera/version.hpp"
+
+using namespace tessera;
+
+int main(int argc, char** argv) {
+  comm::Context ctx(&argc, &argv);
+  return comm::run_guarded(ctx, [&]() -> int {
+    CLI::App cli{"tessera: N-body, FDTD, scan and BFS on one to many GPUs over MPI"};
+    cli.set_version_flag("--version", fmt::format("tessera {} (commit {})", kVersion, kGitCommit));
+    cli.require_subcommand(1);
+    std::string log_level = "info";
+    cli.add_option("--log-level", log_level, "debug, info, warn, error or off")->capture_default_str();
+
+    app::RunOptions run;
+    auto* run_cmd = cli.add_subcommand("run", "run a deck: init (or restart), steps, outputs, checkpoints");
+    run_cmd->add_option("deck", run.deck, "TOML deck")->required();
+    run_cmd->add_option("--set", run.overrides, "override a deck value: table.key=value (repeatable)");
+    run_cmd->add_option("--backend", run.backend, "auto, cpu or cuda (overrides [run] backend)");
+    run_cmd->add_option("--restart", run.restart, "checkpoint file to continue from ('latest' = newest in the checkpoint dir)");
+
+    auto* info_cmd = cli.add_subcommand("info", "build options, MPI, CUDA-aware MPI, NCCL, GPUs per rank, HDF5, transport");
+
+    app::BenchOptions bench;
+    auto* bench_cmd = cli.add_subcommand("bench", "benchmark tables (text and JSON) for docs/performance.md");
+    bench_cmd->add_option("target", bench.target, "what to benchmark: " + app::bench_targets())->required();
+    bench_cmd->add_option("--json", bench.json, "also write the results as JSON to this file");
+    bench_cmd->add_option("--backend", bench.backend, "auto, cpu or cuda");
+    bench_cmd->add_option("--transport", bench.transport, "auto, staged, mpi or nccl");
+    bench_cmd->add_option("--repeat", bench.repeat, "timed repetitions per case (median reported)")->check(CLI::PositiveNumber);
+    bench_cmd->add_flag("--quick", bench.quick, "small sizes only (a smoke test)");
+
+    std::string keys_solver;
+    auto* keys_cmd = cli.add_subcommand("keys", "print every deck key with type, unit, default and range (Markdown)");
+    keys_cmd->add_option("solver", keys_solver, "only [run]/[output]/... and this solver's tables");
+
+    try {
+      cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+      std::ostringstream out, err;
+      const int rc = cli.exit(e, out, err);
+      if (ctx.is_root()) {
+        std::cout << out.str();
+        std::cerr << err.str();
+      }
+      return rc == 0 ? 0 : static_cast<int>(ExitCode::input_error);
+    }
+    log::set_level(log::parse_level(log_level));
+
+    if (*run_cmd) return app::run_command(ctx, run);
+    if (*info_cmd) return app::run_info(ctx);
+    if (*bench_cmd) return app::run_bench(ctx, bench);
+    if (*keys_cmd) return app::print_keys(ctx, keys_solver);
+    return 0;
+  });
+}

@@ -1,0 +1,213 @@
+#include "app/run_command.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "app/run_schema.hpp"
+#include "app/signals.hpp"
+#include "app/status.hpp"
+#include "comm/collectives.hpp"
+#include "comm/errors.hpp"
+#include "core/deck/load.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/timer.hpp"
+#include "io/checkpoint.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera::app {
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(fmt::format("cannot read the deck '{}': {}", path, std::strerror(errno)));
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// All ranks run the same backend: `auto` becomes cuda only where every rank sees a GPU.
+Backend choose_backend(comm::Context& ctx, const std::string& request_text, const std::string& where) {
+  const BackendRequest request = parse_backend(request_text, where);
+  Backend mine = Backend::cpu;
+  comm::agree(ctx, [&] { mine = resolve_backend(request); });
+  const bool all_cuda = comm::allreduce(ctx, mine == Backend::cuda ? 1 : 0, comm::Op::min) == 1;
+  if (mine == Backend::cuda && !all_cuda) {
+    log::warn("some ranks see no GPU: running every rank on the cpu backend");
+    return Backend::cpu;
+  }
+  return mine;
+}
+
+std::filesystem::path checkpoint_dir(const deck::Deck& deck, const std::filesystem::path& output_dir) {
+  const std::string& dir = deck.get_string("checkpoint.dir");
+  return dir.empty() ? output_dir / "checkpoints" : std::filesystem::path(dir);
+}
+
+// Validates a deck against the run tables and the solver it names.
+deck::Deck load_validated(const Registry& registry, const std::string& text, const std::string& path,
+                          const std::vector<std::string>& overrides) {
+  if (registry.solver_names().empty()) {
+    // Nothing to choose from: check the run tables, then say plainly why nothing can run.
+    deck::Schema schema = run_schema(registry);
+    schema.table("run").string("solver", "the solver to run");
+    const deck::Deck deck = deck::load_deck(schema, text, path, overrides);
+    throw InputError(fmt::format("{}: solver '{}' is not available: this tessera has no solvers built in yet",
+                                 deck.where("run.solver"), deck.get_string("run.solver")));
+  }
+  return deck::load_deck(solver_catalog(registry), text, path, overrides);
+}
+
+}  // namespace
+
+deck::Deck load_run_deck(comm::Context& ctx, const Registry& registry, const std::string& path,
+                         const std::vector<std::string>& overrides) {
+  // Rank 0 reads and validates; the others receive the text as written and load it the same
+  // way (loading is deterministic), so where() points into the user's file on every rank.
+  std::optional<deck::Deck> deck;
+  std::string text;
+  comm::agree(ctx, [&] {
+    if (!ctx.is_root()) return;  // only rank 0 opens the deck
+    text = read_file(path);
+    deck = load_validated(registry, text, path, overrides);
+  });
+  comm::broadcast(ctx, text);
+  comm::agree(ctx, [&] {
+    if (!ctx.is_root()) deck = load_validated(registry, text, path, overrides);
+  });
+  return std::move(*deck);
+}
+
+RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::Deck& deck, const RunOptions& options) {
+  const SolverInfo* info = registry.find_solver(deck.get_string("run.solver"));
+  if (!info) throw std::logic_error("validated deck names an unregistered solver");
+
+  const std::string backend_text = options.backend.empty() ? deck.get_string("run.backend") : options.backend;
+  const Backend backend =
+      choose_backend(ctx, backend_text, options.backend.empty() ? deck.where("run.backend") : "--backend");
+  const comm::TransportChoice transport = comm::make_transport(ctx, backend, deck.get_string("run.transport"));
+
+  const std::filesystem::path output_dir = deck.get_string("run.output_dir");
+  const std::filesystem::path ck_dir = checkpoint_dir(deck, output_dir);
+  comm::agree(ctx, [&] {
+    if (ctx.is_root()) std::filesystem::create_directories(output_dir);
+  });
+  log::info("tessera {} (commit {}): solver {}, {} rank(s), backend {}, transport {} ({})", kVersion, kGitCommit,
+            info->name, ctx.size(), to_string(backend), comm::to_string(transport.transport->kind()), transport.reason);
+
+  RunContext run{ctx, backend, *transport.transport, deck, output_dir};
+  std::unique_ptr<Solver> solver;
+  comm::agree(ctx, [&] { solver = info->create(run); });
+
+  const std::int64_t out_every = deck.get_int("output.every");
+  const std::int64_t diag_every = deck.get_int("diagnostics.every");
+  const std::int64_t ck_every = deck.get_int("checkpoint.every");
+  const bool on_signal = deck.get_bool("checkpoint.on_signal");
+  io::CheckpointManager checkpoints(ctx, ck_dir, static_cast<int>(deck.get_int("checkpoint.keep")));
+  const std::string deck_text = deck.to_toml();
+
+  RunSummary summary;
+  std::int64_t last_output = -1, last_checkpoint = -1;
+  auto write_output = [&] {
+    solver->write_output();
+    ++summary.outputs;
+    last_output = solver->step();
+  };
+  auto write_checkpoint = [&] {
+    io::CheckpointManifest m;
+    m.solver = info->name;
+    m.format_version = info->format_version;
+    m.step = solver->step();
+    m.time = solver->time();
+    m.deck_text = deck_text;
+    m.tessera_version = fmt::format("{} ({})", kVersion, kGitCommit);
+    m.ranks = ctx.size();
+    m.rng_state = solver->rng_state();
+    io::CheckpointWriter writer(ctx, ck_dir, m.step, m);
+    solver->write_checkpoint(writer);
+    writer.commit();
+    checkpoints.prune();
+    summary.last_checkpoint = checkpoints.path_for(m.step);
+    ++summary.checkpoints;
+    last_checkpoint = m.step;
+    log::info("checkpoint written: {}", summary.last_checkpoint.string());
+  };
+
+  if (!options.restart.empty()) {
+    std::filesystem::path path = options.restart;
+    if (options.restart == "latest") {
+      const auto newest = checkpoints.newest();
+      if (!newest)
+        throw InputError(fmt::format("--restart latest: no checkpoint in '{}'", ck_dir.string()));
+      path = checkpoints.path_for(*newest);
+    }
+    io::CheckpointReader reader(ctx, path, info->name, info->format_version);
+    solver->restart(reader);
+    log::info("restarted from {} at step {} (t = {:.6g}), written by {} rank(s)", path.string(), solver->step(),
+              solver->time(), reader.manifest().ranks);
+    last_checkpoint = solver->step();
+  } else {
+    solver->initialize();
+    if (out_every > 0) write_output();
+    if (diag_every > 0) {
+      solver->diagnostics();
+      ++summary.diagnostics;
+    }
+  }
+  summary.first_step = solver->step();
+
+  const std::int64_t steps = deck.get_int("run.steps");
+  const std::optional<double> end_time =
+      deck.has("run.end_time") ? std::optional<double>(deck.get_double("run.end_time")) : std::nullopt;
+  auto done = [&] {
+    return solver->step() >= steps || solver->finished() || (end_time && solver->time() >= *end_time);
+  };
+  if (on_signal) install_stop_handlers();
+  StatusReporter status(deck.get_double("run.status_interval"), summary.first_step, steps, end_time,
+                        solver->work_unit());
+  while (!done()) {
+    solver->advance();
+    const std::int64_t s = solver->step();
+    status.stepped(s, solver->time(), solver->work_per_step());
+    if (out_every > 0 && s % out_every == 0) write_output();
+    if (diag_every > 0 && s % diag_every == 0) {
+      solver->diagnostics();
+      ++summary.diagnostics;
+    }
+    if (ck_every > 0 && s % ck_every == 0) write_checkpoint();
+    if (on_signal) {
+      // Agreed, so every rank stops at the same step even if the signal reached only some.
+      const int sig = comm::allreduce(ctx, stop_signal(), comm::Op::max);
+      if (sig != 0) {
+        log::warn("signal {} received: writing a checkpoint at step {} and stopping", sig, s);
+        if (last_checkpoint != s) write_checkpoint();
+        summary.stop_signal = sig;
+        break;
+      }
+    }
+  }
+  if (summary.stop_signal == 0) {
+    if (deck.get_bool("output.at_end") && last_output != solver->step()) write_output();
+    if (deck.get_bool("checkpoint.at_end") && last_checkpoint != solver->step()) write_checkpoint();
+  }
+  summary.last_step = solver->step();
+  summary.time = solver->time();
+  status.finish(summary.last_step, summary.time);
+  solver->summary();
+  if (summary.stop_signal != 0)
+    log::info("stopped early by signal {}; continue with: tessera run {} --restart latest", summary.stop_signal,
+              options.deck.empty() ? "DECK" : options.deck);
+  return summary;
+}
+
+int run_command(comm::Context& ctx, const RunOptions& options) {
+  const Registry& registry = builtin_registry();
+  const deck::Deck deck = load_run_deck(ctx, registry, options.deck, options.overrides);
+  run_deck(ctx, registry, deck, options);
+  return 0;
+}
+
+}  // namespace tessera::app

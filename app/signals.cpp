@@ -1,0 +1,23 @@
+#include "app/signals.hpp"
+
+#include <csignal>
+#include <initializer_list>
+
+namespace tessera::app {
+namespace {
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_stop_signal(int sig) { g_signal = sig; }
+}  // namespace
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;  // do not interrupt MPI or file system calls in flight
+  for (int sig : {SIGUSR1, SIGUSR2, SIGTERM}) sigaction(sig, &sa, nullptr);
+}
+
+int stop_signal() { return g_signal; }
+void clear_stop_signal() { g_signal = 0; }
+
+}  // namespace tessera::app

@@ -1,0 +1,11 @@
+#pragma once
+// Stop requests from the batch system: Slurm's --signal=USR1@T (or a plain SIGTERM) makes the
+// run loop write a checkpoint and stop cleanly before the time limit. The handler only sets a
+// flag; the ranks agree on it at the next step boundary.
+namespace tessera::app {
+
+void install_stop_handlers();  // SIGUSR1, SIGUSR2, SIGTERM
+int stop_signal();             // the signal received, or 0
+void clear_stop_signal();      // for tests
+
+}  // namespace tessera::app

@@ -1,0 +1,155 @@
+#pragma once
+// Checkpoint/restart files.
+//
+// A checkpoint is one HDF5 file, checkpoint_<step, 8+ digits>.h5, written collectively by all
+// ranks. It holds
+//   /manifest   a group whose attributes are the CheckpointManifest below
+//   /...        the solver's datasets, written with write_1d_checked / write_3d_checked, each
+//               with its checksum (io/checked_io.hpp)
+// Layouts are global, so a checkpoint written on P ranks restarts on any Q.
+//
+// Crash safety: the file is written as checkpoint_<step>.h5.tmp and renamed (atomically, by
+// rank 0, after every rank has closed it) only by commit(). A file with the final name is
+// therefore always complete; *.tmp files are leftovers of an interrupted write and are never
+// taken for checkpoints (CheckpointManager removes them on start).
+//
+// Refusal: CheckpointReader throws InputError on every rank, with a message naming the file,
+// for a missing file, one that is truncated or not HDF5, one without a manifest, one written
+// by another solver or in a newer format, and for a dataset whose data no longer matches its
+// checksum. Checks are agreed across ranks so no rank hangs.
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "comm/context.hpp"
+#include "io/checked_io.hpp"
+#include "io/h5_file.hpp"
+
+namespace tessera::io {
+
+struct CheckpointManifest {
+  std::string solver;              // e.g. "nbody"; a restart of another solver is refused
+  int format_version = 1;          // the solver's checkpoint layout version
+  std::int64_t step = 0;
+  double time = 0.0;
+  std::string deck_text;           // the whole deck, so the run can be reproduced from the file
+  std::string tessera_version;     // filled in by the writer when empty ("0.1.0 (commit)")
+  int ranks = 0;                   // set by the writer: the number of ranks that wrote it
+  std::vector<std::uint64_t> rng_state;
+};
+
+// "<dir>/checkpoint_00000042.h5"
+std::filesystem::path checkpoint_path(const std::filesystem::path& dir, std::int64_t step);
+// The step of a final checkpoint file name, or nullopt (wrong pattern, *.tmp, ...).
+std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
+
+// Manifest <-> the /manifest group. Collective.
+void write_manifest(const Group& root, const CheckpointManifest& m);
+CheckpointManifest read_manifest(const Group& root);  // InputError naming what is missing
+
+class CheckpointWriter {
+ public:
+  // Collective. Creates `dir` if needed (rank 0; agreed), creates the temporary file and
+  // writes the manifest (with ranks = ctx.size() and tessera_version filled in).
+  CheckpointWriter(comm::Context& ctx, std::filesystem::path dir, std::int64_t step, const CheckpointManifest& m);
+  // Without commit(): the temporary file is removed and no checkpoint appears. During normal
+  // destruction this is collective (close, then rank 0 removes). While an exception unwinds,
+  // other ranks may not be here, so nothing collective is done: rank 0 removes the file and
+  // the HDF5 file id is left for HDF5 to close when MPI finalises (or the job aborts).
+  ~CheckpointWriter();
+  CheckpointWriter(const CheckpointWriter&) = delete;
+  CheckpointWriter& operator=(const CheckpointWriter&) = delete;
+
+  // The file's root group: write datasets here (or in groups below it) with the checked
+  // writers. Groups/datasets taken from it must be closed (destroyed) before commit().
+  const Group& root() const;
+
+  template <class T>
+  Dataset write_1d_checked(std::string_view name, std::type_identity_t<std::span<const T>> local,
+                           std::int64_t global_offset, std::int64_t global_size, const WriteOptions1D& opts = {}) {
+    return io::write_1d_checked<T>(root(), name, local, global_offset, global_size, opts);
+  }
+  template <class T>
+  Dataset write_3d_checked(std::string_view name, std::type_identity_t<std::span<const T>> local, const Box3& box,
+                           const Strided3& mem, const WriteOptions3D& opts = {}) {
+    return io::write_3d_checked<T>(root(), name, local, box, mem, opts);
+  }
+
+  // Collective: closes the file on every rank, then rank 0 syncs it and renames it to its
+  // final name; returns that name once every rank knows the rename happened.
+  std::filesystem::path commit();
+  // Collective: closes and removes the temporary file without committing.
+  void abandon();
+
+  const std::filesystem::path& final_path() const { return final_; }
+  const std::filesystem::path& temporary_path() const { return tmp_; }
+  bool committed() const { return committed_; }
+
+ private:
+  comm::Context* ctx_;
+  std::filesystem::path final_, tmp_;
+  std::optional<File> file_;
+  std::optional<Group> root_;
+  bool committed_ = false;
+  int uncaught_at_start_;
+};
+
+class CheckpointReader {
+ public:
+  // Collective. Opens `path` and validates it (see "Refusal" above).
+  CheckpointReader(comm::Context& ctx, const std::filesystem::path& path, std::string_view expected_solver,
+                   int max_format_version);
+
+  const CheckpointManifest& manifest() const { return manifest_; }
+  const Group& root() const { return *root_; }
+  const std::filesystem::path& path() const { return path_; }
+
+  // Collective reads that verify the dataset's checksum over all ranks (InputError naming the
+  // dataset when it is corrupted). Any partition over any number of ranks.
+  template <class T>
+  std::vector<T> read_1d_checked(std::string_view name, std::int64_t offset, std::int64_t count) const {
+    return io::read_1d_checked<T>(root(), name, offset, count);
+  }
+  template <class T>
+  void read_3d_checked(std::string_view name, std::type_identity_t<std::span<T>> local, const Box3& box,
+                       const Strided3& mem) const {
+    io::read_3d_checked<T>(root(), name, local, box, mem);
+  }
+
+  // Collective: closes the file now (otherwise the destructor does).
+  void close();
+
+ private:
+  std::filesystem::path path_;
+  std::optional<File> file_;
+  std::optional<Group> root_;
+  CheckpointManifest manifest_;
+};
+
+class CheckpointManager {
+ public:
+  // Collective. keep: how many of the newest checkpoints prune() retains (0 = all). Removes
+  // leftover checkpoint_*.h5.tmp files of interrupted writes (rank 0; agreed). Create it at
+  // start-up, not while a CheckpointWriter for the same directory is open.
+  CheckpointManager(comm::Context& ctx, std::filesystem::path dir, int keep);
+
+  const std::filesystem::path& dir() const { return dir_; }
+  int keep() const { return keep_; }
+  std::filesystem::path path_for(std::int64_t step) const { return checkpoint_path(dir_, step); }
+
+  // Collective (rank 0 scans, all receive): steps of the complete checkpoints, ascending.
+  std::vector<std::int64_t> list() const;
+  std::optional<std::int64_t> newest() const;
+  // Collective: deletes all but the newest `keep` (rank 0; agreed); returns the deleted steps.
+  std::vector<std::int64_t> prune() const;
+
+ private:
+  comm::Context* ctx_;
+  std::filesystem::path dir_;
+  int keep_;
+};
+
+}  // namespace tessera::io

@@ -1,0 +1,66 @@
+// The checkpoint manifest: attributes of the /manifest group, plus the file-name pattern.
+#include <fmt/format.h>
+
+#include <charconv>
+
+#include "io/checkpoint.hpp"
+#include "io/h5_attribute.hpp"
+
+namespace tessera::io {
+namespace {
+constexpr const char* kManifestGroup = "manifest";
+constexpr std::string_view kPrefix = "checkpoint_";
+constexpr std::string_view kSuffix = ".h5";
+}  // namespace
+
+std::filesystem::path checkpoint_path(const std::filesystem::path& dir, std::int64_t step) {
+  return dir / fmt::format("{}{:08d}{}", kPrefix, step, kSuffix);
+}
+
+std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file) {
+  const std::string name = file.filename().string();
+  if (name.size() <= kPrefix.size() + kSuffix.size() || !name.starts_with(kPrefix) || !name.ends_with(kSuffix))
+    return std::nullopt;
+  const std::string_view digits(name.data() + kPrefix.size(), name.size() - kPrefix.size() - kSuffix.size());
+  std::int64_t step = 0;
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), step);
+  if (ec != std::errc() || end != digits.data() + digits.size() || digits.front() == '-' || digits.front() == '+')
+    return std::nullopt;
+  return step;
+}
+
+void write_manifest(const Group& root, const CheckpointManifest& m) {
+  const Group g = root.create_group(kManifestGroup);
+  write_attribute(g, "solver", m.solver);
+  write_attribute(g, "format_version", static_cast<std::int32_t>(m.format_version));
+  write_attribute(g, "step", static_cast<std::int64_t>(m.step));
+  write_attribute(g, "time", m.time);
+  write_attribute(g, "deck_text", m.deck_text);
+  write_attribute(g, "tessera_version", m.tessera_version);
+  write_attribute(g, "ranks", static_cast<std::int32_t>(m.ranks));
+  write_attribute(g, "rng_state", m.rng_state);
+}
+
+CheckpointManifest read_manifest(const Group& root) {
+  if (!root.exists(kManifestGroup))
+    throw InputError(fmt::format("{} is not a complete tessera checkpoint: it has no /{} group (the solver name, "
+                                 "step and deck of the run are missing)",
+                                 root.file_name(), kManifestGroup));
+  const Group g = root.open_group(kManifestGroup);
+  CheckpointManifest m;
+  try {
+    m.solver = read_attribute<std::string>(g, "solver");
+    m.format_version = read_attribute<std::int32_t>(g, "format_version");
+    m.step = read_attribute<std::int64_t>(g, "step");
+    m.time = read_attribute<double>(g, "time");
+    m.deck_text = read_attribute<std::string>(g, "deck_text");
+    m.tessera_version = read_attribute<std::string>(g, "tessera_version");
+    m.ranks = read_attribute<std::int32_t>(g, "ranks");
+    m.rng_state = read_attribute<std::vector<std::uint64_t>>(g, "rng_state");
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("checkpoint {} has a damaged manifest: {}", root.file_name(), e.what()));
+  }
+  return m;
+}
+
+}  // namespace tessera::io

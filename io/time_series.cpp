@@ -1,0 +1,152 @@
+#include "io/time_series.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+
+#include "io/agree.hpp"
+#include "io/h5_attribute.hpp"
+
+namespace tessera::io {
+namespace {
+
+constexpr const char* kColumns = "columns";
+
+Handle collective_dxpl(const Dataset& d) {
+  Handle dxpl(detail::check_id(H5Pcreate(H5P_DATASET_XFER), "create a transfer list for", d.name(), d.file_name()));
+  detail::check_status(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "set collective transfer for", d.name(),
+                       d.file_name());
+  return dxpl;
+}
+
+void agree_status(const Dataset& d, herr_t rc, std::string_view action) {
+  agree_input(d.context(), [&] {
+    if (rc < 0) detail::throw_h5(action, d.name(), d.file_name());
+  });
+}
+
+}  // namespace
+
+TimeSeries TimeSeries::create(const Group& g, std::string_view name, std::vector<std::string> columns,
+                              std::int64_t chunk_rows) {
+  const std::string full = g.path_of(name);
+  if (columns.empty()) throw std::invalid_argument(fmt::format("time series {} needs at least one column", full));
+  const hsize_t ncols = columns.size();
+  const hsize_t dims[2] = {0, ncols};
+  const hsize_t maxdims[2] = {H5S_UNLIMITED, ncols};
+  const hsize_t chunk[2] = {static_cast<hsize_t>(std::max<std::int64_t>(chunk_rows, 1)), ncols};
+  Handle space(detail::check_id(H5Screate_simple(2, dims, maxdims), "create the dataspace of", full, g.file_name()));
+  Handle dcpl(detail::check_id(H5Pcreate(H5P_DATASET_CREATE), "create a creation list for", full, g.file_name()));
+  detail::check_status(H5Pset_chunk(dcpl, 2, chunk), "set chunking of", full, g.file_name());
+  Handle lcpl(detail::check_id(H5Pcreate(H5P_LINK_CREATE), "create a link list for", full, g.file_name()));
+  detail::check_status(H5Pset_create_intermediate_group(lcpl, 1), "set intermediate groups for", full,
+                       g.file_name());
+  Handle d(detail::check_id(H5Dcreate2(g.id(), full.c_str(), H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT),
+                            "create time series", full, g.file_name()));
+  Dataset ds(std::move(d), g.context(), g.file_name(), full);
+  write_attribute(ds, kColumns, columns);
+  return TimeSeries(std::move(ds), std::move(columns), 0);
+}
+
+TimeSeries TimeSeries::open(const Group& g, std::string_view name) {
+  Dataset d = g.open_dataset(name);
+  d.require_type(ElementType::float64);
+  const std::vector<std::int64_t> ext = d.extent();
+  if (ext.size() != 2 || !has_attribute(d, kColumns))
+    throw InputError(fmt::format("dataset {} in {} is not a time series (a 2D table with a '{}' attribute)", d.name(),
+                                 d.file_name(), kColumns));
+  auto columns = read_attribute<std::vector<std::string>>(d, kColumns);
+  if (static_cast<std::int64_t>(columns.size()) != ext[1])
+    throw InputError(fmt::format("time series {} in {} has {} columns but {} column names", d.name(), d.file_name(),
+                                 ext[1], columns.size()));
+  return TimeSeries(std::move(d), std::move(columns), ext[0]);
+}
+
+TimeSeries TimeSeries::open_or_create(const Group& g, std::string_view name, std::vector<std::string> columns,
+                                      std::int64_t chunk_rows) {
+  if (!g.exists(name)) return create(g, name, std::move(columns), chunk_rows);
+  TimeSeries ts = open(g, name);
+  if (ts.columns() != columns)
+    throw InputError(fmt::format("time series {} in {} has columns [{}], this run writes [{}]", ts.dataset().name(),
+                                 ts.dataset().file_name(), fmt::join(ts.columns(), ", "), fmt::join(columns, ", ")));
+  return ts;
+}
+
+std::size_t TimeSeries::column_index(std::string_view column) const {
+  const auto it = std::find(columns_.begin(), columns_.end(), column);
+  if (it == columns_.end())
+    throw InputError(fmt::format("time series {} in {} has no column '{}' (columns: {})", dataset_.name(),
+                                 dataset_.file_name(), column, fmt::join(columns_, ", ")));
+  return static_cast<std::size_t>(it - columns_.begin());
+}
+
+void TimeSeries::set_rows(std::int64_t rows) {
+  const hsize_t dims[2] = {static_cast<hsize_t>(rows), columns_.size()};
+  detail::check_status(H5Dset_extent(dataset_.id(), dims), "resize time series", dataset_.name(),
+                       dataset_.file_name());
+  if (rows < rows_) {
+    // Shrinking rewrites the last partial chunk (the dropped rows become fill values) through
+    // HDF5's cache; flush it now, or it would later overwrite rows appended after this.
+    detail::check_status(H5Dflush(dataset_.id()), "flush time series", dataset_.name(), dataset_.file_name());
+  }
+  rows_ = rows;
+}
+
+void TimeSeries::append(std::span<const double> row) {
+  if (row.size() != columns_.size())  // the same on every rank: all callers pass the same row
+    throw std::invalid_argument(fmt::format("time series {}: row of {} values, expected {} ({})", dataset_.name(),
+                                            row.size(), columns_.size(), fmt::join(columns_, ", ")));
+  set_rows(rows_ + 1);
+  Handle file_space(detail::check_id(H5Dget_space(dataset_.id()), "read the dataspace of", dataset_.name(),
+                                     dataset_.file_name()));
+  const hsize_t one[2] = {1, columns_.size()};
+  Handle mem_space(detail::check_id(H5Screate_simple(2, one, nullptr), "create a memory space for", dataset_.name(),
+                                    dataset_.file_name()));
+  if (dataset_.context().rank() == 0) {
+    const hsize_t start[2] = {static_cast<hsize_t>(rows_ - 1), 0};
+    detail::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, one, nullptr),
+                         "select the new row of", dataset_.name(), dataset_.file_name());
+  } else {
+    detail::check_status(H5Sselect_none(file_space), "select nothing in", dataset_.name(), dataset_.file_name());
+    detail::check_status(H5Sselect_none(mem_space), "select nothing in memory for", dataset_.name(),
+                         dataset_.file_name());
+  }
+  Handle dxpl = collective_dxpl(dataset_);
+  const herr_t rc = H5Dwrite(dataset_.id(), H5T_NATIVE_DOUBLE, mem_space, file_space, dxpl, row.data());
+  agree_status(dataset_, rc, "append a row to time series");
+}
+
+void TimeSeries::truncate(std::int64_t rows) {
+  if (rows < 0 || rows > rows_)
+    throw InputError(fmt::format("time series {} in {} has {} rows, cannot keep {}", dataset_.name(),
+                                 dataset_.file_name(), rows_, rows));
+  if (rows < rows_) set_rows(rows);
+}
+
+std::int64_t TimeSeries::truncate_after(std::string_view column, double last) {
+  const std::vector<double> values = read_column(column);
+  std::int64_t keep = 0;
+  while (keep < rows_ && values[static_cast<std::size_t>(keep)] <= last) ++keep;
+  truncate(keep);
+  return keep;
+}
+
+std::vector<double> TimeSeries::read() const {
+  std::vector<double> out(static_cast<std::size_t>(rows_) * columns_.size());
+  if (out.empty()) return out;
+  Handle dxpl = collective_dxpl(dataset_);
+  const herr_t rc = H5Dread(dataset_.id(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, dxpl, out.data());
+  agree_status(dataset_, rc, "read time series");
+  return out;
+}
+
+std::vector<double> TimeSeries::read_column(std::string_view column) const {
+  const std::size_t c = column_index(column);
+  const std::vector<double> all = read();
+  std::vector<double> out(static_cast<std::size_t>(rows_));
+  for (std::size_t r = 0; r < out.size(); ++r) out[r] = all[r * columns_.size() + c];
+  return out;
+}
+
+}  // namespace tessera::io

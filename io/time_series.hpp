@@ -1,0 +1,63 @@
+#pragma once
+// TimeSeries: a growing table of doubles (energies, probe samples, TEPS per step) stored as
+// an extendible 2D dataset [rows, columns] (unlimited rows, chunked), with the column names
+// in its "columns" attribute. h5py: f["energy"][:, f["energy"].attrs["columns"].index(b"E")].
+//
+// Collective: every rank calls append() with the same row; rank 0 writes it, the others
+// select nothing but take part in the collective extend and write.
+//
+// Restart: open() an existing series and keep appending. A run restarted from step s must
+// not keep rows written after s by the interrupted run: truncate(rows) or
+// truncate_after("step", s) drops them first.
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "io/h5_file.hpp"
+
+namespace tessera::io {
+
+class TimeSeries {
+ public:
+  // Creates dataset `name` under `g` (intermediate groups too) with zero rows.
+  static TimeSeries create(const Group& g, std::string_view name, std::vector<std::string> columns,
+                           std::int64_t chunk_rows = 64);
+  // Opens an existing series (InputError when missing or not a tessera time series).
+  static TimeSeries open(const Group& g, std::string_view name);
+  // open() when it exists with these columns, create() when it does not; InputError when it
+  // exists with different columns.
+  static TimeSeries open_or_create(const Group& g, std::string_view name, std::vector<std::string> columns,
+                                   std::int64_t chunk_rows = 64);
+
+  // Collective: appends one row of columns().size() values (the same on every rank).
+  void append(std::span<const double> row);
+  void append(std::initializer_list<double> row) { append(std::span<const double>(row.begin(), row.size())); }
+
+  // Collective: keeps the first `rows` rows (InputError when the series has fewer).
+  void truncate(std::int64_t rows);
+  // Collective: keeps the leading rows whose `column` is <= last (rows appended in increasing
+  // order of that column, e.g. the step); returns the number of rows kept.
+  std::int64_t truncate_after(std::string_view column, double last);
+
+  // Collective reads (every rank gets the same values): all rows row-major, or one column.
+  std::vector<double> read() const;
+  std::vector<double> read_column(std::string_view column) const;
+
+  std::int64_t rows() const { return rows_; }
+  const std::vector<std::string>& columns() const { return columns_; }
+  std::size_t column_index(std::string_view column) const;  // InputError when unknown
+  const Dataset& dataset() const { return dataset_; }
+
+ private:
+  TimeSeries(Dataset d, std::vector<std::string> columns, std::int64_t rows)
+      : dataset_(std::move(d)), columns_(std::move(columns)), rows_(rows) {}
+  void set_rows(std::int64_t rows);
+
+  Dataset dataset_;
+  std::vector<std::string> columns_;
+  std::int64_t rows_ = 0;
+};
+
+}  // namespace tessera::io

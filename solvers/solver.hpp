@@ -1,0 +1,66 @@
+#pragma once
+// The contract between a solver and the run loop (app/run_loop.cpp). A solver registers a
+// SolverInfo (name, deck schema, factory, benchmarks); the loop does the rest: deck, backend,
+// transport, init or restart, steps, and output, diagnostics and checkpoints at their cadences.
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "comm/context.hpp"
+#include "comm/transport.hpp"
+#include "core/backend.hpp"
+#include "core/deck/config.hpp"
+#include "core/deck/schema.hpp"
+
+namespace tessera::io {
+class CheckpointWriter;
+class CheckpointReader;
+}  // namespace tessera::io
+
+namespace tessera {
+
+// Everything a solver needs from the run, decided before it is created.
+struct RunContext {
+  comm::Context& ctx;
+  Backend backend;
+  comm::Transport& transport;
+  const deck::Config& deck;
+  std::filesystem::path output_dir;  // exists on every rank's view when the solver is created
+};
+
+class Solver {
+ public:
+  virtual ~Solver() = default;
+
+  virtual void initialize() = 0;                             // fresh start from the deck
+  virtual void restart(io::CheckpointReader& checkpoint) = 0;  // continue (any rank count)
+  virtual void advance() = 0;                                // one step
+  virtual std::int64_t step() const = 0;                     // steps completed
+  virtual double time() const = 0;                           // simulated time after step()
+  // A solver whose work has a natural end (all BFS roots done) says so; time steppers run to
+  // [run] steps / end_time.
+  virtual bool finished() const { return false; }
+
+  virtual void write_output() {}  // at [output] every, and at the end
+  virtual void diagnostics() {}   // at [diagnostics] every: compute, log, append to a file
+  virtual void write_checkpoint(io::CheckpointWriter& checkpoint) = 0;
+  virtual std::vector<std::uint64_t> rng_state() const { return {}; }
+
+  // Throughput in the solver's own unit ("interactions", "cell-updates", "elements", "edges").
+  virtual double work_per_step() const = 0;
+  virtual std::string work_unit() const = 0;
+  virtual void summary() {}  // final report on rank 0 (after the loop)
+};
+
+struct SolverInfo {
+  std::string name;
+  std::string description;
+  int format_version = 1;  // of its checkpoints; newer files are refused
+  std::function<deck::Schema()> schema;
+  std::function<std::unique_ptr<Solver>(RunContext&)> create;
+};
+
+}  // namespace tessera

@@ -1,0 +1,27 @@
+# The tessera executable end to end: exit codes, messages, and what `info` reports.
+set(tessera_exe $<TARGET_FILE:tessera>)
+set(deck_dir ${CMAKE_CURRENT_SOURCE_DIR}/decks)
+
+tessera_add_cli_test(cli_version COMMAND ${tessera_exe} --version EXPECT_CODE 0
+                     EXPECT_REGEX "tessera [0-9]+\\.[0-9]+\\.[0-9]+ \\(commit [0-9a-f]+")
+tessera_add_cli_test(cli_help COMMAND ${tessera_exe} --help EXPECT_CODE 0 EXPECT_REGEX "run.*info.*bench")
+tessera_add_cli_test(cli_no_subcommand COMMAND ${tessera_exe} EXPECT_CODE 2 EXPECT_REGEX "subcommand")
+tessera_add_cli_test(cli_bad_backend NP 2 COMMAND ${tessera_exe} run ${deck_dir}/unknown_solver.toml --backend gpu
+                     EXPECT_CODE 2)
+# Deck errors: reported once (by rank 0) with file and line, exit code 2 on every rank.
+tessera_add_cli_test(cli_missing_deck NP 2 COMMAND ${tessera_exe} run no_such_deck.toml EXPECT_CODE 2
+                     EXPECT_REGEX "cannot read the deck 'no_such_deck.toml'" MAX_SECONDS 20)
+tessera_add_cli_test(cli_unknown_solver NP 2 COMMAND ${tessera_exe} run ${deck_dir}/unknown_solver.toml EXPECT_CODE 2
+                     EXPECT_REGEX "unknown_solver.toml:2.*nbodyy" MAX_SECONDS 20)
+tessera_add_cli_test(cli_unknown_table NP 3 COMMAND ${tessera_exe} run ${deck_dir}/unknown_table.toml EXPECT_CODE 2
+                     EXPECT_REGEX "unknown_table.toml:5.*did you mean \\[checkpoint\\]" MAX_SECONDS 20)
+tessera_add_cli_test(cli_bad_override NP 2 COMMAND ${tessera_exe} run ${deck_dir}/unknown_table.toml --set run.stepz=3
+                     EXPECT_CODE 2 EXPECT_REGEX "--set run.stepz=3.*did you mean 'steps'" MAX_SECONDS 20)
+tessera_add_cli_test(cli_unknown_bench COMMAND ${tessera_exe} bench nosuch EXPECT_CODE 2
+                     EXPECT_REGEX "unknown benchmark 'nosuch'")
+# info: truthful about this machine; one line per rank.
+tessera_add_cli_test(cli_info NP 3 COMMAND ${tessera_exe} info EXPECT_CODE 0
+                     EXPECT_REGEX "HDF5 +1\\.[0-9]+\\.[0-9]+, parallel.*rank +0 on.*rank +1 on.*rank +2 on" MAX_SECONDS 30)
+tessera_add_cli_test(cli_keys COMMAND ${tessera_exe} keys EXPECT_CODE 0 EXPECT_REGEX "status_interval")
+tessera_add_cli_test(cli_bench_comm NP 2 COMMAND ${tessera_exe} bench comm --quick --repeat 3 EXPECT_CODE 0
+                     EXPECT_REGEX "ring_shift/host.*halo/host" MAX_SECONDS 60)
