@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "app/bench_comm.hpp"
+#include "solvers/builtin.hpp"
 
 namespace tessera::app {
 
@@ -41,7 +42,11 @@ std::vector<std::string> Registry::bench_names() const {
 const Registry& builtin_registry() {
   static const Registry registry = [] {
     Registry r;
-    // Solvers register here as they land: r.add_solver(nbody::solver_info()); ...
+    // Each built solver adds itself and, when it has one, its benchmark of the same name.
+    for (SolverInfo info : builtin_solvers()) {
+      if (info.bench) r.add_bench({info.name, info.description, info.bench});
+      r.add_solver(std::move(info));
+    }
     r.add_bench({"comm", "ring shift and halo exchange bandwidth through each transport", bench_comm});
     return r;
   }();

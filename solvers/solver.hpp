@@ -14,6 +14,7 @@
 #include "core/backend.hpp"
 #include "core/deck/config.hpp"
 #include "core/deck/schema.hpp"
+#include "solvers/bench.hpp"
 
 namespace tessera::io {
 class CheckpointWriter;
@@ -61,6 +62,8 @@ struct SolverInfo {
   int format_version = 1;  // of its checkpoints; newer files are refused
   std::function<deck::Schema()> schema;
   std::function<std::unique_ptr<Solver>(RunContext&)> create;
+  // `tessera bench <name>`, when the solver has benchmarks (collective).
+  std::function<BenchReport(comm::Context&, const BenchOptions&)> bench;
 };
 
 }  // namespace tessera
