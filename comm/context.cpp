@@ -48,8 +48,16 @@ Context::Context(int* argc, char*** argv) {
   hostname_ = host;
   log::set_rank(rank_, size_);
   post_failure_receive();
-  bind_device();
-  check_launcher();
+  try {
+    bind_device();
+  } catch (const std::exception& e) {
+    startup_error_ = fmt::format("cannot bind rank {} to a GPU: {}", rank_, e.what());
+  }
+  if (startup_error_.empty()) startup_error_ = launcher_problem();
+}
+
+void Context::check_startup() const {
+  if (!startup_error_.empty()) throw std::runtime_error(startup_error_);
 }
 
 Context::~Context() {
@@ -76,24 +84,24 @@ void Context::bind_device() {
                   visible_devices_);
 }
 
-void Context::check_launcher() const {
+std::string Context::launcher_problem() const {
   // A job launched with a different task count than MPI sees (e.g. plain `mpirun` of a
   // non-MPI build inside srun) runs P copies of a 1-rank job: catch that early.
   const char* tasks = std::getenv("SLURM_NTASKS");
-  if (!tasks || std::getenv("TESSERA_IGNORE_SLURM_NTASKS")) return;
+  if (!tasks || std::getenv("TESSERA_IGNORE_SLURM_NTASKS")) return {};
   char* end = nullptr;
   const long n = std::strtol(tasks, &end, 10);
-  if (end == tasks || n <= 0) return;
+  if (end == tasks || n <= 0) return {};
   // Inside an allocation, mpirun may legitimately start fewer ranks than tasks (a job step);
   // only the "MPI sees one rank but Slurm started many" pattern is certainly wrong.
   if (size_ == 1 && n > 1)
-    throw std::runtime_error(fmt::format(
+    return fmt::format(
         "Slurm started {} tasks but MPI_Comm_size is 1: each task runs alone. The MPI library and the "
         "launcher do not match (try `srun --mpi=pmix` or `mpirun` inside the allocation; set "
         "TESSERA_IGNORE_SLURM_NTASKS=1 to run independent copies on purpose)",
-        n));
-  if (size_ != n)
-    log::warn("Slurm allocated {} tasks but MPI_Comm_size is {}", n, size_);
+        n);
+  if (size_ != n) log::warn("Slurm allocated {} tasks but MPI_Comm_size is {}", n, size_);
+  return {};
 }
 
 void Context::post_failure_receive() {

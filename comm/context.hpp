@@ -42,6 +42,11 @@ class Context {
   int device() const { return device_; }
   int visible_devices() const { return visible_devices_; }
 
+  // Throws what went wrong while setting up (GPU binding, launcher mismatch), if anything.
+  // Kept out of the constructor so the failure takes the collective error path (run_guarded
+  // calls this first) instead of escaping main().
+  void check_startup() const;
+
   // Non-blocking: true (and `out` filled) when another rank has announced a failure.
   bool poll_failure(RemoteFailure& out);
   // Tells every other rank that this one failed (best effort, non-blocking).
@@ -51,9 +56,10 @@ class Context {
 
  private:
   void bind_device();
-  void check_launcher() const;
+  std::string launcher_problem() const;
   void post_failure_receive();
 
+  std::string startup_error_;
   bool owns_mpi_ = false;
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   int device_ = -1, visible_devices_ = 0;

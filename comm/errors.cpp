@@ -50,6 +50,8 @@ void wait(Context& ctx, MPI_Request& req) { wait_all(ctx, 1, &req); }
 
 int run_guarded(Context& ctx, const std::function<int()>& body) {
   try {
+    // A rank that could not start (no GPU binding, launcher mismatch) fails with the others.
+    agree(ctx, [&] { ctx.check_startup(); });
     return body();
   } catch (const CollectiveError& e) {
     // Every rank holds the same error: rank 0 reports, all return the same code cleanly.

@@ -25,3 +25,9 @@ tessera_add_cli_test(cli_info NP 3 COMMAND ${tessera_exe} info EXPECT_CODE 0
 tessera_add_cli_test(cli_keys COMMAND ${tessera_exe} keys EXPECT_CODE 0 EXPECT_REGEX "status_interval")
 tessera_add_cli_test(cli_bench_comm NP 2 COMMAND ${tessera_exe} bench comm --quick --repeat 3 EXPECT_CODE 0
                      EXPECT_REGEX "ring_shift/host.*halo/host" MAX_SECONDS 60)
+# A launcher mismatch (Slurm started 3 tasks, MPI sees 1) is refused with an explanation.
+tessera_add_cli_test(cli_slurm_mismatch COMMAND ${tessera_exe} info EXPECT_CODE 1
+                     EXPECT_REGEX "Slurm started 3 tasks but MPI_Comm_size is 1")
+set_property(TEST cli_slurm_mismatch APPEND PROPERTY ENVIRONMENT SLURM_NTASKS=3)
+tessera_add_cli_test(cli_slurm_ignored COMMAND ${tessera_exe} info EXPECT_CODE 0 EXPECT_REGEX "ranks +1 on")
+set_property(TEST cli_slurm_ignored APPEND PROPERTY ENVIRONMENT SLURM_NTASKS=3 TESSERA_IGNORE_SLURM_NTASKS=1)
