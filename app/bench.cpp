@@ -58,10 +58,11 @@ std::string format_table(const BenchReport& r) {
   return out;
 }
 
-std::string to_json(const BenchReport& r, const BenchOptions& o) {
+std::string to_json(const BenchReport& r, const BenchOptions& o, int ranks) {
   std::string out = "{\n";
   out += fmt::format("  \"title\": \"{}\",\n  \"target\": \"{}\",\n  \"device\": \"{}\",\n  \"limit\": \"{}\",\n",
                      json_escape(r.title), json_escape(o.target), json_escape(r.device), json_escape(r.limit));
+  out += fmt::format("  \"ranks\": {},\n", ranks);
   out += fmt::format("  \"date\": \"{}\",\n  \"tessera_version\": \"{}\",\n  \"commit\": \"{}\",\n", today(), kVersion,
                      kGitCommit);
   out += "  \"rows\": [\n";
@@ -88,7 +89,7 @@ int run_bench(comm::Context& ctx, const BenchOptions& options) {
     std::fflush(stdout);
     if (!options.json.empty()) {
       std::ofstream out(options.json);
-      out << to_json(report, options);
+      out << to_json(report, options, ctx.size());
       if (!out) throw InputError(fmt::format("cannot write the benchmark JSON to '{}'", options.json));
       log::info("wrote {}", options.json);
     }

@@ -17,6 +17,6 @@ std::string bench_targets();  // "comm, nbody, ..." for --help
 int run_bench(comm::Context& ctx, const BenchOptions& options);
 // Text table and JSON of a report (rank 0 prints/writes).
 std::string format_table(const BenchReport& report);
-std::string to_json(const BenchReport& report, const BenchOptions& options);
+std::string to_json(const BenchReport& report, const BenchOptions& options, int ranks);
 
 }  // namespace tessera::app

@@ -1,0 +1,1 @@
+"""Post-processing for tessera: one module per solver, plus benchmarks."""
