@@ -28,7 +28,7 @@ struct RunContext {
   comm::Context& ctx;
   Backend backend;
   comm::Transport& transport;
-  const deck::Config& deck;
+  const deck::Deck& deck;  // resolved; deck.to_toml() is what outputs record
   std::filesystem::path output_dir;  // exists on every rank's view when the solver is created
 };
 

@@ -1,0 +1,93 @@
+#pragma once
+// Force kernels on raw arrays: the accelerations (and optionally potentials) of a set of
+// target bodies due to one block of source bodies. The ring (ring_forces.hpp) calls them once
+// per block it holds; the benchmark and the tests call them directly.
+//
+// Both backends evaluate add_pair() (pair_force.hpp). Per target, sources are summed in a
+// fixed order, so results never depend on timing (the seed-atomic baseline excepted).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/stream.hpp"
+#include "solvers/nbody/vec.hpp"
+
+namespace tessera::nbody {
+
+// The GPU kernels. `tiled` is tessera's; the other two are the seeds' baselines, kept for
+// `tessera bench nbody` and for comparison runs (they compute forces only, not potentials).
+enum class KernelVariant {
+  tiled,        // shared-memory tiles, several bodies per thread, j-split reduced in shared memory
+  seed_naive,   // one thread per body, sources read from global memory
+  seed_atomic,  // shared tiles, BLOCK_STRIDE blocks per body, partial forces added with atomicAdd
+};
+std::string_view to_string(KernelVariant v);
+KernelVariant parse_kernel_variant(std::string_view text);  // "tiled", "seed-naive", "seed-atomic"
+
+// Launch shape. Zeros mean "choose" (resolve_config). For `tiled`: a block is `split` groups of
+// `group` threads (group a multiple of 32, so a warp never spans two groups); each thread owns
+// `bodies_per_thread` targets; group s sums its own slice of every shared tile and the groups
+// are added in shared memory in the order s = 0, 1, ... For the seeds, `group` is their
+// BLOCK_SIZE and `split` their BLOCK_STRIDE.
+struct KernelConfig {
+  KernelVariant variant = KernelVariant::tiled;
+  int group = 0;
+  int split = 0;
+  int bodies_per_thread = 0;
+
+  int block_threads() const { return group * split; }
+  std::string describe() const;  // "tiled g128 s1 b4"
+};
+
+// Fills the zeros of `requested` from the target count and the device's SM count (see
+// docs/nbody.md, "Kernel tuning"). Throws std::invalid_argument for an impossible shape.
+KernelConfig resolve_config(KernelConfig requested, std::int64_t n_targets, std::int64_t n_sources, int sm_count,
+                            bool double_precision);
+// Why a requested shape is invalid ("" when it is fine): group not a multiple of 32, ...
+std::string check_config(const KernelConfig& c, bool double_precision);
+// The most threads a tiled block may have for `bodies_per_thread` (register budget).
+int max_block_threads(int bodies_per_thread, bool double_precision);
+
+// One force pass of `targets` from `sources` (both in the backend's memory).
+template <class T>
+struct ForceArgs {
+  const Vec4<T>* targets = nullptr;  // x, y, z, m
+  std::int64_t n_targets = 0;
+  std::int64_t target_offset = 0;    // global index of targets[0] (self-exclusion in the potential)
+  const Vec4<T>* sources = nullptr;
+  std::int64_t n_sources = 0;
+  std::int64_t source_offset = 0;
+  Vec4<T>* acc = nullptr;            // out: G * sum (ax, ay, az), and -G * sum m/r in w when potential
+  bool accumulate = false;           // acc += this block's sum (in that order), else acc = sum
+  bool potential = false;            // also the potential (w); otherwise w is written as 0
+  T G = 1;
+  T eps2 = 0;                        // softening^2, at least min_softening2<T>()
+  Vec4<T>* vel = nullptr;            // when set: vel += acc * kick_dt after this block (last block)
+  T kick_dt = 0;
+};
+
+// OpenMP reference, `threads` threads (the caller shares cores between node-local ranks).
+template <class T>
+void forces_cpu(const ForceArgs<T>& a, int threads);
+
+// v += a * kick_dt; x += v * drift_dt, for n bodies (host memory).
+template <class T>
+void kick_drift_cpu(Vec4<T>* pos_mass, Vec4<T>* vel, const Vec4<T>* acc, std::int64_t n, T kick_dt, T drift_dt,
+                    int threads);
+
+#if defined(TESSERA_HAVE_CUDA)
+// Queues the kernel of `config` (resolved) on `stream`. Device pointers. The seeds' kernels
+// do not compute potentials: a pass with potential = true runs the tiled kernel instead.
+template <class T>
+void forces_cuda(const ForceArgs<T>& a, const KernelConfig& config, stream_t stream);
+
+template <class T>
+void kick_drift_cuda(Vec4<T>* pos_mass, Vec4<T>* vel, const Vec4<T>* acc, std::int64_t n, T kick_dt, T drift_dt,
+                     stream_t stream);
+
+// The SM count and peak clock (kHz) of the current device.
+int device_sm_count();
+int device_clock_khz();
+#endif
+
+}  // namespace tessera::nbody

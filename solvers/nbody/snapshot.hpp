@@ -1,0 +1,57 @@
+#pragma once
+// Snapshots in the GADGET-4 / SWIFT HDF5 layout, which yt (GadgetHDF5Dataset) and pynbody
+// load, and which ic = "file" reads back:
+//   /Header      attributes NumPart_ThisFile, NumPart_Total, NumPart_Total_HighWord, MassTable,
+//                Time, Redshift, BoxSize, NumFilesPerSnapshot, Dimension, Omega0,
+//                OmegaLambda, HubbleParam, Flag_* (Flag_DoublePrecision set for double runs)
+//   /PartType1   Coordinates (N, 3), Velocities (N, 3), Masses (N), ParticleIDs (N, uint64)
+//   /Units       the unit system in cgs (GADGET and SWIFT attribute names)
+//   /Parameters  the resolved deck (attribute tessera_deck), G and eps
+// Bodies are isolated (no periodic box): BoxSize is the edge of a cube centred on the origin
+// that holds every body, a power of two (yt: pass bounding_box, see docs/nbody.md).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "comm/context.hpp"
+#include "core/partition.hpp"
+#include "solvers/nbody/params.hpp"
+#include "solvers/nbody/vec.hpp"
+
+namespace tessera::nbody {
+
+struct SnapshotInfo {
+  double time = 0;
+  double G = 1;
+  double eps = 0;
+  UnitParams units;
+  std::string deck_text;
+};
+
+// Collective: writes `path` through `path`.tmp and a rename (rank 0) once every rank has
+// closed it, so an interrupted write never leaves a snapshot that looks complete.
+template <class T>
+void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const SnapshotInfo& info,
+                    const HostBodies<T>& bodies, Range range, std::int64_t n_total);
+
+template <class T>
+struct SnapshotData {
+  std::int64_t n_total = 0;
+  Range range;        // this rank's block of the file's bodies
+  double time = 0;    // /Header Time (0 when absent)
+  HostBodies<T> bodies;  // accelerations zero
+};
+
+// Collective: reads /PartType<part_type> of a snapshot, block-partitioned over the ranks.
+// Masses come from the Masses dataset or, failing that, MassTable[part_type] > 0;
+// ParticleIDs are optional (index order). A missing file, group or dataset is an InputError
+// starting with `where` (the deck key that named the file).
+template <class T>
+SnapshotData<T> read_snapshot(comm::Context& ctx, const std::filesystem::path& path, int part_type,
+                              std::string_view where);
+
+// "snapshot_0007.h5"
+std::string snapshot_name(std::int64_t index);
+
+}  // namespace tessera::nbody

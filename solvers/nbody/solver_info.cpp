@@ -1,0 +1,20 @@
+#include "solvers/nbody/solver_info.hpp"
+
+#include "solvers/nbody/bench.hpp"
+#include "solvers/nbody/nbody_solver.hpp"
+#include "solvers/nbody/params.hpp"
+
+namespace tessera::nbody {
+
+SolverInfo solver_info() {
+  SolverInfo info;
+  info.name = "nbody";
+  info.description = "all-pairs gravitational N-body: ring-pass of body blocks over the ranks, tiled GPU kernels";
+  info.format_version = 1;
+  info.schema = nbody_schema;
+  info.create = [](RunContext& run) { return make_nbody_solver(run); };
+  info.bench = run_nbody_bench;
+  return info;
+}
+
+}  // namespace tessera::nbody

@@ -1,0 +1,19 @@
+# cmake -P: runs a command that must fail cleanly: exit code EXPECT_CODE, output matching
+# EXPECT_REGEX, and nothing written to WORKDIR/out (no snapshot, diagnostics or checkpoint).
+#   -DCMD="a|b|c" -DEXPECT_CODE=n -DEXPECT_REGEX=re -DWORKDIR=dir
+string(REPLACE "|" ";" CMD "${CMD}")
+file(REMOVE_RECURSE ${WORKDIR}/out)
+file(MAKE_DIRECTORY ${WORKDIR})
+execute_process(COMMAND ${CMD} WORKING_DIRECTORY ${WORKDIR} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err
+                TIMEOUT 120)
+message("command: ${CMD}\nexit code: ${rc}\n--- stdout\n${out}\n--- stderr\n${err}")
+if(NOT rc STREQUAL "${EXPECT_CODE}")
+  message(FATAL_ERROR "expected exit code ${EXPECT_CODE}, got '${rc}'")
+endif()
+if(NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
+  message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'")
+endif()
+file(GLOB_RECURSE written ${WORKDIR}/out/*)
+if(written)
+  message(FATAL_ERROR "a failed run left output behind: ${written}")
+endif()

@@ -1,0 +1,266 @@
+// gpu: the CUDA kernels against the long-double reference and the cpu kernel, for every
+// kernel variant and several launch shapes, at N = 1, 31, 4096, 65537 (single and double);
+// the ring on GPUs through each device transport against one GPU; and the solver on the cuda
+// backend (restart bitwise, and the same orbits as the cpu backend within tolerance).
+#include <gtest/gtest.h>
+
+#include "comm/transport.hpp"
+#include "core/buffer.hpp"
+#include "io/checkpoint.hpp"
+#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/forces.hpp"
+#include "solvers/nbody/ring_forces.hpp"
+#include "tests/solvers/nbody/nbody_test_util.hpp"
+
+using namespace tessera;
+using namespace tessera::nbody;
+using tessera::nbody::test::context;
+namespace nt = tessera::nbody::test;
+
+#if defined(TESSERA_HAVE_CUDA)
+
+namespace {
+
+// The targets checked against the reference: all for small N, else the first and last 384
+// (the last block of a launch is the partial one).
+std::vector<Range> checked_targets(std::int64_t n) {
+  if (n <= 4096) return {Range{0, n}};
+  return {Range{0, 384}, Range{n - 384, 384}};
+}
+
+std::vector<KernelConfig> variants(std::int64_t n, bool dp) {
+  std::vector<KernelConfig> out{resolve_config({}, n, n, device_sm_count(), dp)};
+  for (KernelConfig c : {KernelConfig{KernelVariant::tiled, 32, 1, 1}, KernelConfig{KernelVariant::tiled, 32, 32, 1},
+                         KernelConfig{KernelVariant::tiled, 64, 4, 2}, KernelConfig{KernelVariant::tiled, 128, 1, 4},
+                         KernelConfig{KernelVariant::tiled, 256, 1, 2}, KernelConfig{KernelVariant::tiled, 64, 1, 4},
+                         KernelConfig{KernelVariant::seed_naive, 32, 1, 1},
+                         KernelConfig{KernelVariant::seed_naive, 100, 1, 1},
+                         KernelConfig{KernelVariant::seed_atomic, 128, 32, 1},
+                         KernelConfig{KernelVariant::seed_atomic, 96, 3, 1}})
+    if (check_config(c, dp).empty()) out.push_back(c);
+  return out;
+}
+
+template <class T>
+void cuda_matches_reference(double tol) {
+  const double G = 0.9, eps = 0.03;
+  for (std::int64_t n : {1, 31, 4096, 65537}) {
+    const auto x = nt::random_bodies<T>(n, 1000 + n);
+    DeviceBuffer<Vec4<T>> dx(n), da(n);
+    dx.upload(x);
+    std::vector<std::vector<std::array<long double, 4>>> refs;
+    for (const Range& r : checked_targets(n)) refs.push_back(nt::reference_forces<T>(x, r, G, softening2<T>(eps)));
+    // The cpu kernel on the same targets, for the cuda-vs-cpu comparison.
+    std::vector<std::vector<Vec4<T>>> cpu;
+    for (const Range& r : checked_targets(n)) {
+      std::vector<Vec4<T>> acc(r.count);
+      ForceArgs<T> f;
+      f.targets = x.data() + r.begin;
+      f.n_targets = r.count;
+      f.target_offset = r.begin;
+      f.sources = x.data();
+      f.n_sources = n;
+      f.acc = acc.data();
+      f.potential = true;
+      f.G = T(G);
+      f.eps2 = softening2<T>(eps);
+      forces_cpu<T>(f, 8);
+      cpu.push_back(acc);
+    }
+    for (const KernelConfig& c : variants(n, sizeof(T) == 8)) {
+      for (bool potential : {false, true}) {
+        if (potential && c.variant != KernelVariant::tiled) continue;  // seeds: forces only
+        fill_device_bytes(da.data(), 0xFF, da.bytes());                // NaN: unwritten values show
+        ForceArgs<T> f;
+        f.targets = dx.data();
+        f.n_targets = n;
+        f.sources = dx.data();
+        f.n_sources = n;
+        f.acc = da.data();
+        f.potential = potential;
+        f.G = T(G);
+        f.eps2 = softening2<T>(eps);
+        forces_cuda<T>(f, c, nullptr);
+        synchronize(nullptr);
+        std::vector<Vec4<T>> got(n);
+        da.download(got);
+        const auto ranges = checked_targets(n);
+        for (std::size_t k = 0; k < ranges.size(); ++k) {
+          std::vector<Vec4<T>> part(got.begin() + ranges[k].begin, got.begin() + ranges[k].end());
+          auto ref = refs[k];
+          if (!potential)
+            for (auto& r : ref) r[3] = 0;
+          const auto d = nt::deviation(part, ref);
+          EXPECT_LT(d.acc, tol) << c.describe() << " n = " << n;
+          if (potential) {
+            EXPECT_LT(d.phi, tol) << c.describe() << " n = " << n;
+          }
+          double vs_cpu = 0;
+          for (std::size_t i = 0; i < part.size(); ++i) {
+            const auto& a = part[i];
+            const auto& b = cpu[k][i];
+            const double norm = std::sqrt(double(b.x) * b.x + double(b.y) * b.y + double(b.z) * b.z);
+            const double diff = std::sqrt(double(a.x - b.x) * (a.x - b.x) + double(a.y - b.y) * (a.y - b.y) +
+                                          double(a.z - b.z) * (a.z - b.z));
+            if (norm > 0) vs_cpu = std::max(vs_cpu, diff / norm);
+            if (!std::isfinite(a.x) || !std::isfinite(a.w)) ADD_FAILURE() << "not written: " << c.describe();
+          }
+          EXPECT_LT(vs_cpu, 2 * tol) << c.describe() << " n = " << n;
+          if (context().is_root() && k == 0)
+            std::printf("  %-32s n = %6lld  potential %d: vs reference %.2e, vs cpu %.2e\n", c.describe().c_str(),
+                        static_cast<long long>(n), potential, d.acc, vs_cpu);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// Tolerances: relative error of the acceleration vector (and potential) per body. fp32 sums of
+// up to 65537 terms in different orders, with the GPU's rsqrtf (2 ulp), stay below 5e-5.
+TEST(NbodyGpu, CudaMatchesReferenceEveryVariantSingle) {
+  TESSERA_REQUIRE_GPU();
+  cuda_matches_reference<float>(5e-5);
+}
+
+TEST(NbodyGpu, CudaMatchesReferenceEveryVariantDouble) {
+  TESSERA_REQUIRE_GPU();
+  cuda_matches_reference<double>(1e-12);
+}
+
+TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {
+  TESSERA_REQUIRE_GPU();
+  const std::int64_t n = 3000;
+  const auto x = nt::random_bodies<double>(n, 4);
+  DeviceBuffer<Vec4<double>> dx(n), whole(n), parts(n), vel(n);
+  dx.upload(x);
+  vel.upload(std::vector<Vec4<double>>(n, Vec4<double>{1, 2, 3, 0}));
+  for (KernelConfig c : {KernelConfig{KernelVariant::tiled, 64, 4, 2}, KernelConfig{KernelVariant::seed_atomic, 128, 4, 1}}) {
+    ForceArgs<double> f;
+    f.targets = dx.data();
+    f.n_targets = n;
+    f.sources = dx.data();
+    f.n_sources = n;
+    f.acc = whole.data();
+    f.eps2 = 1e-4;
+    forces_cuda<double>(f, c, nullptr);
+    f.acc = parts.data();
+    f.n_sources = 1234;
+    forces_cuda<double>(f, c, nullptr);
+    f.sources = dx.data() + 1234;
+    f.n_sources = n - 1234;
+    f.source_offset = 1234;
+    f.accumulate = true;
+    f.vel = vel.data();
+    f.kick_dt = 0.5;
+    vel.upload(std::vector<Vec4<double>>(n, Vec4<double>{1, 2, 3, 0}));
+    forces_cuda<double>(f, c, nullptr);
+    synchronize(nullptr);
+    std::vector<Vec4<double>> w(n), p(n), v(n);
+    whole.download(w);
+    parts.download(p);
+    vel.download(v);
+    for (std::int64_t i = 0; i < n; ++i) {
+      ASSERT_NEAR(p[i].x, w[i].x, 1e-12 * (1 + std::abs(w[i].x))) << c.describe();
+      ASSERT_NEAR(v[i].y, 2 + 0.5 * p[i].y, 1e-12 * (1 + std::abs(p[i].y))) << c.describe();
+    }
+  }
+}
+
+namespace {
+
+template <class T>
+void ring_equals_one_gpu(double tol) {
+  auto& ctx = context();
+  const std::int64_t n = 4099;  // blocks of unequal size
+  const auto all = nt::random_bodies<T>(n, 17);
+  const Range r = block_range(n, ctx.size(), ctx.rank());
+  // One GPU: this rank's targets against all N sources in one launch.
+  DeviceBuffer<Vec4<T>> dall(n), dref(r.count > 0 ? r.count : 1);
+  dall.upload(all);
+  ForceArgs<T> f;
+  f.targets = dall.data() + r.begin;
+  f.n_targets = r.count;
+  f.target_offset = r.begin;
+  f.sources = dall.data();
+  f.n_sources = n;
+  f.acc = dref.data();
+  f.potential = true;
+  f.eps2 = softening2<T>(0.01);
+  forces_cuda<T>(f, resolve_config({}, r.count, n, device_sm_count(), sizeof(T) == 8), nullptr);
+  synchronize(nullptr);
+  std::vector<Vec4<T>> ref(r.count);
+  if (r.count > 0) dref.download(ref);
+  std::vector<std::array<long double, 4>> ref_ld(r.count);
+  for (std::int64_t i = 0; i < r.count; ++i) ref_ld[i] = {ref[i].x, ref[i].y, ref[i].z, ref[i].w};
+
+  int tried = 0;
+  for (const char* kind : {"staged", "mpi", "nccl"}) {
+    std::unique_ptr<comm::Transport> tr;
+    try {
+      tr = comm::make_transport(ctx, Backend::cuda, kind).transport;
+    } catch (const InputError& e) {
+      if (ctx.is_root()) std::printf("  transport %s unavailable: %s\n", kind, e.what());
+      continue;
+    }
+    ++tried;
+    EngineOptions o;
+    o.eps = 0.01;
+    o.offset = r.begin;
+    auto engine = make_cuda_engine<T>(r.count, block_range(n, ctx.size(), 0).count, o);
+    HostBodies<T> b;
+    b.pos_mass.assign(all.begin() + r.begin, all.begin() + r.end());
+    b.vel.assign(r.count, Vec4<T>{0, 0, 0, 0});
+    b.acc.assign(r.count, Vec4<T>{T(3), T(3), T(3), T(3)});
+    engine->upload(b);
+    RingForces<T> ring(ctx, *tr, n);
+    for (int pass = 0; pass < 3; ++pass) ring.run(*engine, BlockPass<T>{.potential = true});
+    engine->download(b);
+    const auto d = nt::deviation(b.acc, ref_ld);
+    EXPECT_LT(d.acc, tol) << kind;
+    EXPECT_LT(d.phi, tol) << kind;
+  }
+  EXPECT_GE(tried, 1);
+}
+
+}  // namespace
+
+TEST(NbodyGpu, RingThroughEachTransportEqualsOneGpuSingle) {
+  TESSERA_REQUIRE_GPU();
+  ring_equals_one_gpu<float>(1e-5);
+}
+
+TEST(NbodyGpu, RingThroughEachTransportEqualsOneGpuDouble) {
+  TESSERA_REQUIRE_GPU();
+  ring_equals_one_gpu<double>(1e-12);
+}
+
+TEST(NbodyGpu, SolverOnCudaRestartsBitwiseAndFollowsTheCpu) {
+  TESSERA_REQUIRE_GPU();
+  nt::TempDir dir;
+  const std::string tables = "[checkpoint]\nevery = 10\n[diagnostics]\nevery = 5\n[nbody]\nn = 1000\nseed = 8\ndt = 0.005\neps = 0.05\n";
+  const auto gpu = nt::load_deck(dir / "gpu.toml", nt::deck_text(dir / "gpu", 20, tables, "cuda"));
+  const auto cpu = nt::load_deck(dir / "cpu.toml", nt::deck_text(dir / "cpu", 20, tables, "cpu"));
+  nt::run_deck(gpu);
+  nt::run_deck(cpu);
+  if (context().is_root())
+    std::filesystem::copy_file(dir / "gpu" / "snapshot_0000.h5", dir / "gpu_full.h5");
+  comm::barrier(context());
+  nt::run_deck(gpu, io::checkpoint_path(dir / "gpu" / "checkpoints", 10).string());
+  const auto full = nt::read_snap<float>(dir / "gpu_full.h5");
+  const auto restarted = nt::read_snap<float>(dir / "gpu" / "snapshot_0000.h5");
+  const auto on_cpu = nt::read_snap<float>(dir / "cpu" / "snapshot_0000.h5");
+  for (std::size_t i = 0; i < full.bodies.size(); ++i) {
+    ASSERT_EQ(full.bodies.pos_mass[i].x, restarted.bodies.pos_mass[i].x);
+    ASSERT_EQ(full.bodies.vel[i].z, restarted.bodies.vel[i].z);
+    EXPECT_NEAR(full.bodies.pos_mass[i].x, on_cpu.bodies.pos_mass[i].x, 1e-4);
+    EXPECT_NEAR(full.bodies.vel[i].y, on_cpu.bodies.vel[i].y, 1e-4);
+  }
+}
+
+#else
+
+TEST(NbodyGpu, NeedsCuda) { GTEST_SKIP() << "this tessera was built without CUDA (gpu test)"; }
+
+#endif

@@ -1,0 +1,275 @@
+// The pieces on one rank: the pair formula against hand-computed values, the OpenMP kernel
+// against the long-double reference (blocks, accumulation, kick), the kernel-shape choice,
+// the random streams and the statistics of the generated initial conditions.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numbers>
+#include <set>
+
+#include "solvers/nbody/forces.hpp"
+#include "solvers/nbody/initial_conditions.hpp"
+#include "solvers/nbody/params.hpp"
+#include "tests/solvers/nbody/nbody_test_util.hpp"
+
+using namespace tessera;
+using namespace tessera::nbody;
+using tessera::nbody::test::context;
+namespace nt = tessera::nbody::test;
+
+namespace {
+
+template <class T>
+ForceArgs<T> self_args(const std::vector<Vec4<T>>& x, std::vector<Vec4<T>>& acc, double G, double eps,
+                       bool potential) {
+  ForceArgs<T> f;
+  f.targets = x.data();
+  f.n_targets = static_cast<std::int64_t>(x.size());
+  f.sources = x.data();
+  f.n_sources = f.n_targets;
+  f.acc = acc.data();
+  f.potential = potential;
+  f.G = T(G);
+  f.eps2 = softening2<T>(eps);
+  return f;
+}
+
+}  // namespace
+
+TEST(NbodyPair, TwoBodiesByHand) {
+  // Body 1 (mass 2) at x = 1 pulls body 0 (mass 3) at the origin: a0 = G m1 / r^2 = 2 G
+  // along +x, phi0 = -G m1 / r; and body 0 pulls body 1 back with 3 G.
+  std::vector<Vec4<double>> x{{0, 0, 0, 3}, {1, 0, 0, 2}}, acc(2);
+  forces_cpu<double>(self_args(x, acc, 0.5, 0.0, true), 1);
+  EXPECT_NEAR(acc[0].x, 0.5 * 2, 1e-12);
+  EXPECT_NEAR(acc[1].x, -0.5 * 3, 1e-12);
+  EXPECT_EQ(acc[0].y, 0.0);
+  EXPECT_NEAR(acc[0].w, -0.5 * 2, 1e-12);
+  EXPECT_NEAR(acc[1].w, -0.5 * 3, 1e-12);
+  // Softening: a = G m r / (r^2 + eps^2)^(3/2).
+  forces_cpu<double>(self_args(x, acc, 1.0, 0.5, true), 1);
+  EXPECT_NEAR(acc[0].x, 2.0 / std::pow(1.25, 1.5), 1e-12);
+  EXPECT_NEAR(acc[0].w, -2.0 / std::sqrt(1.25), 1e-12);
+}
+
+TEST(NbodyPair, LoneBodyFeelsNothing) {
+  // With eps = 0 the kernels still meet the body itself: its term must be exactly zero
+  // (no NaN), and its potential excludes it.
+  for (double eps : {0.0, 0.1}) {
+    std::vector<Vec4<float>> x{{0.25f, -0.5f, 1.0f, 1.0f}}, acc(1, Vec4<float>{9, 9, 9, 9});
+    forces_cpu<float>(self_args(x, acc, 1.0, eps, true), 1);
+    EXPECT_EQ(acc[0].x, 0.0f);
+    EXPECT_EQ(acc[0].y, 0.0f);
+    EXPECT_EQ(acc[0].z, 0.0f);
+    EXPECT_EQ(acc[0].w, 0.0f);
+  }
+}
+
+template <class T>
+void cpu_matches_reference(double tol_acc, double tol_phi) {
+  for (std::int64_t n : {1, 2, 31, 257}) {
+    const auto x = nt::random_bodies<T>(n, 100 + n);
+    std::vector<Vec4<T>> acc(x.size(), Vec4<T>{T(7), T(7), T(7), T(7)});
+    const ForceArgs<T> f = self_args(x, acc, 1.3, 0.05, true);
+    forces_cpu<T>(f, 2);
+    const auto ref = nt::reference_forces<T>(x, Range{0, n}, 1.3, f.eps2);
+    const auto d = nt::deviation(acc, ref);
+    EXPECT_LT(d.acc, tol_acc) << "n = " << n;
+    EXPECT_LT(d.phi, tol_phi) << "n = " << n;
+    if (n == 1) {
+      EXPECT_EQ(acc[0].x, T(0));
+    }
+  }
+}
+
+TEST(NbodyCpuKernel, MatchesReferenceSingle) { cpu_matches_reference<float>(1e-5, 1e-5); }
+TEST(NbodyCpuKernel, MatchesReferenceDouble) { cpu_matches_reference<double>(1e-12, 1e-12); }
+
+TEST(NbodyCpuKernel, BlocksAccumulateAndKick) {
+  // Sources in two blocks (the ring's pattern) give the one-block answer; the kick of the
+  // last block adds acc * dt to the velocity; a pass without potential writes phi = 0.
+  const std::int64_t n = 90;
+  const auto x = nt::random_bodies<double>(n, 5);
+  std::vector<Vec4<double>> whole(n), parts(n), vel(n, Vec4<double>{1, 2, 3, 0});
+  forces_cpu<double>(self_args(x, whole, 1.0, 0.01, false), 2);
+  ForceArgs<double> f = self_args(x, parts, 1.0, 0.01, false);
+  f.n_sources = 40;
+  forces_cpu<double>(f, 2);
+  f.sources = x.data() + 40;
+  f.n_sources = n - 40;
+  f.source_offset = 40;
+  f.accumulate = true;
+  f.vel = vel.data();
+  f.kick_dt = 0.5;
+  forces_cpu<double>(f, 2);
+  for (std::int64_t i = 0; i < n; ++i) {
+    EXPECT_NEAR(parts[i].x, whole[i].x, 1e-12 * (1 + std::abs(whole[i].x)));
+    EXPECT_NEAR(parts[i].z, whole[i].z, 1e-12 * (1 + std::abs(whole[i].z)));
+    EXPECT_EQ(parts[i].w, 0.0);
+    EXPECT_DOUBLE_EQ(vel[i].x, 1 + 0.5 * parts[i].x);
+    EXPECT_DOUBLE_EQ(vel[i].z, 3 + 0.5 * parts[i].z);
+  }
+}
+
+TEST(NbodyKernelConfig, AutomaticShapesAreValidAndSensible) {
+  for (int sm : {1, 80, 132}) {
+    for (std::int64_t n : {1, 31, 4096, 65537, 262144, 1 << 20}) {
+      for (bool dp : {false, true}) {
+        const KernelConfig c = resolve_config({}, n, n, sm, dp);
+        EXPECT_EQ(check_config(c, dp), "") << c.describe();
+      }
+    }
+  }
+  // H100 (132 SMs): small N splits each body's sources over groups; large N gives each
+  // thread several bodies and needs no split.
+  const KernelConfig small = resolve_config({}, 4096, 4096, 132, false);
+  EXPECT_EQ(small.bodies_per_thread, 1);
+  EXPECT_GT(small.split, 1);
+  EXPECT_GE(4096 / (small.group * small.bodies_per_thread), 128);  // blocks cover the SMs
+  const KernelConfig large = resolve_config({}, 1 << 20, 1 << 20, 132, false);
+  EXPECT_EQ(large.bodies_per_thread, 4);
+  EXPECT_EQ(large.split, 1);
+  // Requests are kept; impossible ones refused.
+  const KernelConfig asked = resolve_config({KernelVariant::tiled, 64, 4, 2}, 1000, 1000, 132, false);
+  EXPECT_EQ(asked.group, 64);
+  EXPECT_EQ(asked.split, 4);
+  EXPECT_THROW(resolve_config({KernelVariant::tiled, 48, 1, 1}, 1000, 1000, 132, false), std::invalid_argument);
+  EXPECT_THROW(resolve_config({KernelVariant::tiled, 256, 4, 4}, 1000, 1000, 132, false), std::invalid_argument);
+  EXPECT_THROW(resolve_config({KernelVariant::tiled, 32, 3, 1}, 1000, 1000, 132, false), std::invalid_argument);
+  EXPECT_THROW(resolve_config({KernelVariant::tiled, 64, 2, 4}, 1000, 1000, 132, false), std::invalid_argument);
+  const KernelConfig seed = resolve_config({KernelVariant::seed_atomic}, 4096, 4096, 108, false);
+  EXPECT_EQ(seed.group, 128);
+  EXPECT_EQ(seed.split, 32);
+  EXPECT_EQ(parse_kernel_variant("seed-naive"), KernelVariant::seed_naive);
+  EXPECT_THROW(parse_kernel_variant("fast"), InputError);
+}
+
+TEST(NbodyRandom, StreamsAreKeyedBySeedAndIndex) {
+  std::set<std::uint64_t> first;
+  for (std::uint64_t i = 0; i < 1000; ++i) first.insert(BodyRandom(42, i).next());
+  EXPECT_EQ(first.size(), 1000u);
+  EXPECT_EQ(BodyRandom(42, 7).next(), BodyRandom(42, 7).next());
+  EXPECT_NE(BodyRandom(42, 7).next(), BodyRandom(43, 7).next());
+  BodyRandom r(1, 2);
+  double lo = 1, hi = 0, sum = 0;
+  for (int k = 0; k < 10000; ++k) {
+    const double u = r.uniform();
+    lo = std::min(lo, u), hi = std::max(hi, u), sum += u;
+    ASSERT_GE(u, 0.0);
+    ASSERT_LT(u, 1.0);
+  }
+  EXPECT_NEAR(sum / 10000, 0.5, 0.01);
+  EXPECT_LT(lo, 0.001);
+  EXPECT_GT(hi, 0.999);
+}
+
+namespace {
+
+Params plummer_params(std::int64_t n) {
+  Params p;
+  p.n = n;
+  p.ic = InitialConditions::plummer;
+  p.seed = 2024;
+  return p;
+}
+
+// Kinetic and (unsoftened) potential energy of all bodies, in double.
+std::pair<double, double> energies(const HostBodies<double>& b) {
+  double k = 0, w = 0;
+  const std::size_t n = b.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& v = b.vel[i];
+    k += 0.5 * b.pos_mass[i].w * (v.x * v.x + v.y * v.y + v.z * v.z);
+    for (std::size_t j = i + 1; j < n; ++j) {
+      const double dx = b.pos_mass[i].x - b.pos_mass[j].x, dy = b.pos_mass[i].y - b.pos_mass[j].y,
+                   dz = b.pos_mass[i].z - b.pos_mass[j].z;
+      w -= b.pos_mass[i].w * b.pos_mass[j].w / std::sqrt(dx * dx + dy * dy + dz * dz);
+    }
+  }
+  return {k, w};
+}
+
+}  // namespace
+
+TEST(NbodyInitialConditions, PlummerIsInVirialEquilibriumInNbodyUnits) {
+  const std::int64_t n = 4096;
+  HostBodies<double> b;
+  generate_bodies(context(), plummer_params(n), n, Range{0, n}, b);
+  const auto [k, w] = energies(b);
+  // N-body units: E = -1/4, 2K = -W; sampling noise ~ 1/sqrt(N) and the 99.9% mass cut.
+  EXPECT_NEAR(k + w, -0.25, 0.02);
+  EXPECT_NEAR(2 * k / -w, 1.0, 0.08);
+  double mass = 0, mx = 0, mv = 0;
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    mass += b.pos_mass[i].w;
+    mx += b.pos_mass[i].w * b.pos_mass[i].x;
+    mv += b.pos_mass[i].w * b.vel[i].y;
+    EXPECT_EQ(b.ids[i], i);
+  }
+  EXPECT_NEAR(mass, 1.0, 1e-12);
+  EXPECT_NEAR(mx, 0.0, 1e-12);  // centre-of-mass frame
+  EXPECT_NEAR(mv, 0.0, 1e-12);
+  // Half the mass within the half-mass radius 0.769 (virial radius 1).
+  int inside = 0;
+  for (const auto& p : b.pos_mass) inside += std::sqrt(p.x * p.x + p.y * p.y + p.z * p.z) < 0.7686;
+  EXPECT_NEAR(double(inside) / n, 0.5, 0.03);
+}
+
+TEST(NbodyInitialConditions, ScalingWithMassAndRadius) {
+  Params p = plummer_params(1024);
+  p.total_mass = 8.0;
+  p.plummer.virial_radius = 2.0;
+  p.G = 0.5;
+  HostBodies<double> b;
+  generate_bodies(context(), p, 1024, Range{0, 1024}, b);
+  const auto [k, w] = energies(b);
+  // Virial equilibrium again: 2K = -G W_(G=1); the energy scales as G M^2 / R.
+  EXPECT_NEAR(2 * k / -(p.G * w), 1.0, 0.12);
+  EXPECT_NEAR(k + p.G * w, -0.25 * p.G * 64 / 2, 0.1 * 4);
+}
+
+TEST(NbodyInitialConditions, UniformIsTheSeedsCube) {
+  Params p;
+  p.n = 500;
+  p.ic = InitialConditions::uniform;
+  p.total_mass = 500;
+  HostBodies<float> b;
+  generate_bodies(context(), p, 500, Range{0, 500}, b);
+  for (std::size_t i = 0; i < b.size(); ++i) {
+    EXPECT_EQ(b.pos_mass[i].w, 1.0f);  // the seeds' unit masses
+    for (float c : {b.pos_mass[i].x, b.pos_mass[i].y, b.pos_mass[i].z, b.vel[i].x, b.vel[i].y, b.vel[i].z}) {
+      EXPECT_GE(c, -1.0f);
+      EXPECT_LE(c, 1.0f);
+    }
+  }
+}
+
+TEST(NbodyInitialConditions, GalaxiesFlyTowardsEachOther) {
+  Params p;
+  p.n = 3000;
+  p.ic = InitialConditions::galaxies;
+  p.galaxies.mass_ratio = 0.5;
+  p.galaxies.separation = 12;
+  p.galaxies.impact_parameter = 3;
+  HostBodies<double> b;
+  generate_bodies(context(), p, 3000, Range{0, 3000}, b);
+  const std::int64_t n1 = first_galaxy_bodies(p, 3000);
+  EXPECT_EQ(n1, 2000);
+  double m[2] = {}, cx[2][3] = {}, cv[2][3] = {};
+  for (std::int64_t i = 0; i < 3000; ++i) {
+    const int g = i < n1 ? 0 : 1;
+    const auto& x = b.pos_mass[i];
+    m[g] += x.w;
+    cx[g][0] += x.w * x.x, cx[g][1] += x.w * x.y, cx[g][2] += x.w * x.z;
+    cv[g][0] += x.w * b.vel[i].x, cv[g][1] += x.w * b.vel[i].y;
+  }
+  EXPECT_NEAR(m[1] / m[0], 0.5, 1e-12);
+  for (int g = 0; g < 2; ++g)
+    for (int k = 0; k < 3; ++k) cx[g][k] /= m[g], cv[g][k] /= m[g];
+  EXPECT_NEAR(cx[1][0] - cx[0][0], 12.0, 1e-9);
+  EXPECT_NEAR(cx[1][1] - cx[0][1], 3.0, 1e-9);
+  EXPECT_NEAR(m[0] * cx[0][0] + m[1] * cx[1][0], 0.0, 1e-9);  // centre of mass at the origin
+  // Parabolic approach along -x: relative speed sqrt(2 G M / d).
+  EXPECT_NEAR(cv[1][0] - cv[0][0], -std::sqrt(2.0 * 1.0 / std::sqrt(12.0 * 12 + 9)), 1e-9);
+  EXPECT_NEAR(cv[1][1] - cv[0][1], 0.0, 1e-9);
+}
