@@ -165,7 +165,10 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   auto done = [&] {
     return solver->step() >= steps || solver->finished() || (end_time && solver->time() >= *end_time);
   };
-  if (on_signal) install_stop_handlers();
+  if (on_signal)
+    install_stop_handlers();
+  else
+    restore_default_handlers();
   StatusReporter status(deck.get_double("run.status_interval"), summary.first_step, steps, end_time,
                         solver->work_unit());
   while (!done()) {
@@ -204,6 +207,9 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
 }
 
 int run_command(comm::Context& ctx, const RunOptions& options) {
+  // At once, so a batch system's early warning is remembered, not fatal (the default action of
+  // SIGUSR1 ends the process); run_deck restores the defaults if the deck turns this off.
+  install_stop_handlers();
   const Registry& registry = builtin_registry();
   const deck::Deck deck = load_run_deck(ctx, registry, options.deck, options.overrides);
   run_deck(ctx, registry, deck, options);

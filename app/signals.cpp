@@ -17,6 +17,10 @@ void install_stop_handlers() {
   for (int sig : {SIGUSR1, SIGUSR2, SIGTERM}) sigaction(sig, &sa, nullptr);
 }
 
+void restore_default_handlers() {
+  for (int sig : {SIGUSR1, SIGUSR2, SIGTERM}) std::signal(sig, SIG_DFL);
+}
+
 int stop_signal() { return g_signal; }
 void clear_stop_signal() { g_signal = 0; }
 

@@ -5,6 +5,7 @@
 namespace tessera::app {
 
 void install_stop_handlers();  // SIGUSR1, SIGUSR2, SIGTERM
+void restore_default_handlers();  // when the deck turns on_signal off
 int stop_signal();             // the signal received, or 0
 void clear_stop_signal();      // for tests
 

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# On the GPU host (after `. .gpu/env.sh && . .gpu/run-on-host`):
+#   scripts/gpu-host/solver-check.sh [--no-tests] [--ranks "1 2"] SOLVER...
+# runs each solver's gpu tests and `tessera bench SOLVER` on each rank count (default: 1 and
+# every GPU), writing logs and JSON to $OUT and printing the tables last.
+set -u
+B=${BUILD_DIR:-build-gpu}
+OUT=${OUT:-/tmp/out}
+ngpu=$(nvidia-smi -L | wc -l)
+ranks="1 $ngpu"
+tests=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --no-tests) tests=0; shift ;;
+    --ranks) ranks=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
+nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv
+for s in "$@"; do
+  if [ "$tests" = 1 ]; then
+    ctest --test-dir "$B" -L gpu -R "$s" --output-on-failure -V > "$OUT/ctest_$s.log" 2>&1
+    echo "== ctest -L gpu -R $s: rc=$? $(grep -E 'tests passed' "$OUT/ctest_$s.log")"
+    grep -E '\*\*\*|Failed|SKIPPED \]|skip' "$OUT/ctest_$s.log" | sort | uniq -c | head -20
+  fi
+  for p in $(echo $ranks | tr ' ' '\n' | sort -un); do
+    [ "$p" -le "$ngpu" ] || continue
+    timeout 500 mpirun -n "$p" "$B/bin/tessera" bench "$s" --json "$OUT/bench_${s}_np$p.json" > "$OUT/bench_${s}_np$p.txt" 2>&1
+    echo "== bench $s np$p: rc=$?"
+  done
+done
+for f in "$OUT"/bench_*.txt; do echo "=== $f"; cat "$f"; done

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The Slurm job scripts, for real: a one-node Slurm cluster on localhost (cluster.sh) runs the
+# CPU variants of the batch scripts and we check each job's end state and HDF5 output, the
+# time-limit path (signal -> checkpoint -> clean exit -> resubmitted job continues), and that a
+# bad deck fails the job. Every script is also parsed with `bash -n`.
+#   usage: test_jobscripts.sh REPO BUILD_DIR WORK_DIR PYTHON
+# Exit 77 (skipped) when Slurm cannot be installed (not root and not installed).
+set -u
+repo=$1 build=$2 work=$3 python=$4
+. "$repo/tests/slurm/cluster.sh"
+fail() { echo "FAIL: $*"; for f in "$work"/*.out; do echo "--- $f"; tail -30 "$f"; done; exit 1; }
+trap cluster_stop EXIT
+
+for f in "$repo"/jobscripts/slurm/* "$repo"/jobscripts/mpirun/*; do
+  [ -f "$f" ] && { bash -n "$f" || fail "bash -n $f"; }
+done
+echo "ok: bash -n on every job script"
+
+if ! cluster_install; then echo "skipped: cannot install Slurm here"; exit 77; fi
+rm -rf "$work"; mkdir -p "$work"
+cluster_start "$work/cluster" || fail "the test cluster did not start"
+echo "ok: cluster up ($(sinfo -h -o '%N %c CPUs %t'))"
+
+export TESSERA="$build/bin/tessera" TESSERA_HOME="$repo"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
+cd "$work" || exit 1
+script="$repo/jobscripts/slurm/nbody-cpu.sbatch"
+decks="$repo/tests/slurm/decks"
+
+# 1. A plain run through srun --mpi=pmix (or mpirun): COMPLETED, exit 0, snapshots readable.
+id=$(submit_wait 180 --export=ALL,RUN_DIR="$work/short" "$script" "$decks/nbody_short.toml") || fail "short job timed out"
+[ "$(job_state "$id")" = COMPLETED ] || fail "short job: state $(job_state "$id")"
+[ "$(job_exit "$id")" = 0:0 ] || fail "short job: exit $(job_exit "$id")"
+"$python" - "$work/short" <<'PY' || fail "short job: output check"
+import glob, sys, h5py
+run = sys.argv[1]
+snaps = sorted(glob.glob(run + "/snapshot_*.h5"))
+assert len(snaps) == 3, snaps
+with h5py.File(snaps[-1]) as f:
+    h = f["Header"].attrs
+    assert int(h["NumPart_Total"][1]) == 256, h["NumPart_Total"]
+    assert abs(float(h["Time"]) - 0.4) < 1e-9, h["Time"]
+    assert f["PartType1/Coordinates"].shape == (256, 3)
+assert glob.glob(run + "/checkpoints/checkpoint_00000040.h5")
+print("ok: short job output:", len(snaps), "snapshots, 256 bodies at t = 0.4")
+PY
+
+# 2. A bad deck fails the job with tessera's exit code 2 and its message.
+id=$(submit_wait 120 --export=ALL,RUN_DIR="$work/bad" --output="$work/bad-%j.out" "$script" "$decks/bad.toml") ||
+  fail "bad job timed out"
+[ "$(job_state "$id")" = FAILED ] || fail "bad job: state $(job_state "$id")"
+[ "$(job_exit "$id")" = 2:0 ] || fail "bad job: exit $(job_exit "$id")"
+grep -q -E "nbody.dt = -1(.0)? is out of range" "$work"/bad-"$id".out || fail "bad job: message missing"
+echo "ok: bad deck -> FAILED, exit 2, message in the job log"
+
+# 3. The time limit: 1 minute with USR1 45 s before it. The job must checkpoint, exit cleanly
+#    and resubmit itself; the second job continues from the checkpoint to the end.
+id=$(submit_wait 150 --time=1 --signal=B:USR1@45 --export=ALL,RUN_DIR="$work/long",RESUBMIT=1 \
+       --output="$work/long-%j.out" "$script" "$decks/nbody_long.toml") || fail "long job timed out"
+[ "$(job_state "$id")" = COMPLETED ] || fail "long job: state $(job_state "$id") (killed at the limit?)"
+grep -q "time-limit signal" "$work/long-$id.out" || fail "long job: no signal seen"
+ls "$work"/long/checkpoints/checkpoint_*.h5 >/dev/null 2>&1 || fail "long job: no checkpoint written"
+next=$(squeue -h -o '%i' -n nbody-cpu | head -1)
+[ -n "$next" ] || next=$(scontrol show jobs | sed -n 's/^JobId=\([0-9]*\) JobName=nbody-cpu.*/\1/p' | sort -n | tail -1)
+[ -n "$next" ] && [ "$next" != "$id" ] || fail "long job: not resubmitted"
+t=0; while [ $t -lt 240 ]; do
+  case "$(job_state "$next")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) break ;; esac
+  sleep 2; t=$((t + 2))
+done
+[ "$(job_state "$next")" = COMPLETED ] || fail "resubmitted job $next: state $(job_state "$next")"
+grep -q "continuing from the newest checkpoint" "$work/nbody-cpu-$next.out" || fail "resubmitted job did not restart"
+"$python" - "$work/long" <<'PY' || fail "long run output check"
+import glob, sys, h5py
+snaps = sorted(glob.glob(sys.argv[1] + "/snapshot_*.h5"))
+with h5py.File(snaps[-1]) as f:
+    t = float(f["Header"].attrs["Time"])
+assert abs(t - 100.0) < 1e-6, t
+print(f"ok: time limit -> checkpoint -> resubmitted job reached t = {t}")
+PY
+echo "all slurm job-script checks passed"
