@@ -89,6 +89,8 @@ void copy_bytes(void* dst, const void* src, std::size_t bytes) {
     return;
   }
   TESSERA_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDefault));
+  // A device-to-device cudaMemcpy may return before it is done; "synchronous" means done.
+  TESSERA_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 #else
   std::memcpy(dst, src, bytes);
 #endif
@@ -111,6 +113,8 @@ void copy_bytes_async(void* dst, const void* src, std::size_t bytes, stream_t st
 void fill_device_bytes(void* dst, unsigned char value, std::size_t bytes) {
 #if defined(TESSERA_HAVE_CUDA)
   TESSERA_CUDA_CHECK(cudaMemset(dst, value, bytes));
+  // cudaMemset returns early and is not ordered with non-blocking streams: wait for it.
+  TESSERA_CUDA_CHECK(cudaStreamSynchronize(nullptr));
 #else
   std::memset(dst, value, bytes);
 #endif

@@ -17,10 +17,12 @@ void* pinned_alloc(std::size_t bytes);
 void pinned_free(void* p) noexcept;
 }  // namespace detail
 
-// Byte copies between any two memories (cudaMemcpyDefault); synchronous, or ordered on `stream`.
+// Byte copies between any two memories (cudaMemcpyDefault): complete on return, or ordered on
+// `stream`.
 void copy_bytes(void* dst, const void* src, std::size_t bytes);
 void copy_bytes_async(void* dst, const void* src, std::size_t bytes, stream_t stream);
-// Fills `bytes` bytes of device memory with `value` (e.g. 0xFF to poison before a kernel).
+// Fills `bytes` bytes of device memory with `value` (e.g. 0xFF to poison before a kernel);
+// complete on return, so work on any stream sees it.
 void fill_device_bytes(void* dst, unsigned char value, std::size_t bytes);
 
 template <class T, void* (*Alloc)(std::size_t), void (*Free)(void*) noexcept>

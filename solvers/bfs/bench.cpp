@@ -1,0 +1,132 @@
+// `tessera bench bfs`: GTEPS of each search algorithm on Graph500 Kronecker graphs (edgefactor
+// 16), counted as Graph500 counts (input edges of the component per second, harmonic mean
+// over the roots), every search validated. The seed's edge-parallel baseline runs at small
+// scales only (its work grows with levels * edges). Scales and roots can be set with
+// TESSERA_BENCH_BFS_SCALES="20,22" and TESSERA_BENCH_BFS_ROOTS=16; with P ranks the same
+// table measures the multi-rank search (compare runs with different -n for scaling).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <sstream>
+
+#include "comm/collectives.hpp"
+#include "comm/transport.hpp"
+#include "core/buffer.hpp"
+#include "core/device_info.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/timer.hpp"
+#include "solvers/bfs/graph_spec.hpp"
+#include "solvers/bfs/roots.hpp"
+#include "solvers/bfs/search.hpp"
+#include "solvers/bfs/solver_info.hpp"
+#include "solvers/bfs/statistics.hpp"
+#include "solvers/bfs/validate.hpp"
+
+namespace tessera::bfs {
+namespace {
+
+std::vector<int> scales_from_env(const std::vector<int>& fallback) {
+  const char* text = std::getenv("TESSERA_BENCH_BFS_SCALES");
+  if (!text || !*text) return fallback;
+  std::vector<int> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ','))
+    if (!item.empty()) out.push_back(std::stoi(item));
+  return out;
+}
+
+// Device copy bandwidth (read + write bytes per second), best of a few 256 MiB copies.
+double device_copy_bandwidth() {
+  const std::size_t bytes = std::size_t{256} << 20;
+  DeviceBuffer<unsigned char> a(bytes), b(bytes);
+  fill_device_bytes(a.data(), 1, bytes);
+  double best = 0;
+  for (int i = 0; i < 5; ++i) {
+    HostTimer t;
+    copy_bytes(b.data(), a.data(), bytes);
+    best = std::max(best, 2.0 * bytes / t.seconds());
+  }
+  return best;
+}
+
+}  // namespace
+
+BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
+  Backend backend = Backend::cpu;
+  comm::agree(ctx, [&] { backend = resolve_backend(parse_backend(o.backend, "--backend")); });
+  if (comm::allreduce(ctx, backend == Backend::cuda ? 1 : 0, comm::Op::min) == 0) backend = Backend::cpu;
+  comm::TransportChoice transport = comm::make_transport(ctx, backend, o.transport);
+
+  BenchReport report;
+  report.title = fmt::format("tessera bench bfs: Graph500 Kronecker (edgefactor 16), {} rank(s), backend {}, "
+                             "transport {}",
+                             ctx.size(), to_string(backend), comm::to_string(transport.transport->kind()));
+  const auto dev = current_device_info();
+  report.device = backend == Backend::cuda && dev ? fmt::format("{} x{}", dev->name, ctx.size()) : "CPU";
+  double bound = 0;  // GTEPS if every input edge cost one 4-byte read per direction at copy bandwidth
+  if (backend == Backend::cuda) {
+    const double bw = comm::allreduce(ctx, device_copy_bandwidth(), comm::Op::min);
+    bound = bw * ctx.size() / 8.0 / 1e9;
+    report.limit = fmt::format("edge-read bound: 8 B per input edge at the measured device copy bandwidth "
+                               "({:.0f} GB/s per GPU) = {:.1f} GTEPS; bottom-up skips edges and can exceed it",
+                               bw / 1e9, bound);
+  }
+  const std::vector<int> scales =
+      scales_from_env(o.quick ? std::vector<int>{10, 12} : std::vector<int>{16, 18, 20, 22, 24});
+  const char* roots_text = std::getenv("TESSERA_BENCH_BFS_ROOTS");
+  const int root_count = roots_text && *roots_text ? std::atoi(roots_text) : (o.quick ? 8 : 64);
+  const int seed_max_scale = o.quick ? 12 : 18;  // edge_parallel beyond this takes too long
+
+  for (int scale : scales) {
+    GraphSpec spec;
+    spec.kronecker.scale = scale;
+    const BuiltGraph built = build_graph_from_spec(ctx, spec);
+    const LocalGraph& g = built.graph;
+    log::info("bench bfs: scale {}: {} vertices, {} input edges, {} CSR entries, built in {:.2f} s", scale,
+              g.vertices(), g.input_edges, g.directed_edges, built.construction_seconds);
+    const std::vector<std::int64_t> roots = sample_roots(ctx, g, root_count, 2);
+    std::vector<Algorithm> algorithms = {Algorithm::direction_optimizing, Algorithm::top_down, Algorithm::bottom_up};
+    if (scale <= seed_max_scale) algorithms.push_back(Algorithm::edge_parallel);
+    if (backend == Backend::cpu && ctx.size() == 1) algorithms.push_back(Algorithm::serial);
+    for (Algorithm alg : algorithms) {
+      BfsEngine engine(ctx, *transport.transport, g, backend, SearchOptions{alg, {}});
+      engine.search(roots.front());  // warm-up: first touches, lazy buffers
+      std::vector<double> teps, seconds;
+      int failed = 0, td = 0, bu = 0;
+      std::string first_failure;
+      for (std::int64_t root : roots) {
+        const SearchResult r = engine.search(root);
+        const ValidationReport v = validate(engine, root);
+        if (!v.ok()) {
+          ++failed;
+          if (first_failure.empty()) first_failure = v.message;
+        }
+        teps.push_back(r.teps() / 1e9);
+        seconds.push_back(r.seconds);
+        td += r.top_down_levels;
+        bu += r.bottom_up_levels;
+      }
+      if (failed) log::error("bench bfs: {}/{} scale {}: {} of {} searches failed validation; first: {}",
+                             to_string(backend), to_string(alg), scale, failed, roots.size(), first_failure);
+      const Statistics st = summarize(teps);
+      BenchRow row;
+      row.name = fmt::format("{}/{}", to_string(backend), to_string(alg));
+      row.size = fmt::format("scale {}", scale);
+      row.seconds = summarize(seconds).median;
+      row.rate = st.harmonic_mean;
+      row.unit = "GTEPS (hmean)";
+      row.fraction = bound > 0 ? st.harmonic_mean / bound : 0.0;
+      row.note = fmt::format("{} roots {}; min {:.3g} max {:.3g}; levels {:.1f} td + {:.1f} bu", roots.size(),
+                             failed ? fmt::format("{} FAILED VALIDATION", failed) : std::string("validated"), st.min,
+                             st.max, double(td) / roots.size(), double(bu) / roots.size());
+      log::info("bench bfs: {} {}: {:.4g} GTEPS", row.name, row.size, row.rate);
+      report.rows.push_back(row);
+    }
+  }
+  return report;
+}
+
+}  // namespace tessera::bfs

@@ -1,0 +1,32 @@
+#include "solvers/bfs/edge_source.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "core/partition.hpp"
+
+namespace tessera::bfs {
+
+void VectorEdgeSource::fill(std::int64_t first, std::span<Edge> out) const {
+  if (first < 0 || first + static_cast<std::int64_t>(out.size()) > local_edges())
+    throw std::out_of_range("VectorEdgeSource::fill beyond the local edges");
+  std::copy_n(edges_.begin() + first, out.size(), out.begin());
+}
+
+KroneckerEdgeSource::KroneckerEdgeSource(const KroneckerSpec& spec, int rank, int ranks)
+    : spec_(spec), gen_(make_kronecker(spec)) {
+  const Range r = block_range(spec.edges(), ranks, rank);
+  begin_ = r.begin;
+  count_ = r.count;
+}
+
+void KroneckerEdgeSource::fill(std::int64_t first, std::span<Edge> out) const {
+  if (first < 0 || first + static_cast<std::int64_t>(out.size()) > count_)
+    throw std::out_of_range("KroneckerEdgeSource::fill beyond the local edges");
+  const std::int64_t base = begin_ + first;
+  const auto count = static_cast<std::int64_t>(out.size());
+#pragma omp parallel for schedule(static) if (count >= 4096)
+  for (std::int64_t i = 0; i < count; ++i) out[i] = gen_.edge(static_cast<std::uint64_t>(base + i));
+}
+
+}  // namespace tessera::bfs

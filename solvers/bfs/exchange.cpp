@@ -1,0 +1,70 @@
+#include "solvers/bfs/exchange.hpp"
+
+#include <stdexcept>
+
+#include "comm/collectives.hpp"
+
+namespace tessera::bfs {
+
+void allgather_blocks(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
+                      std::span<const std::int64_t> offsets, std::span<const std::int64_t> lengths, int tag) {
+  const int p = ctx.size(), me = ctx.rank();
+  if (p == 1) return;
+  std::vector<comm::Message> sends, recvs;
+  for (int r = 0; r < p; ++r) {
+    if (r == me) continue;
+    if (lengths[me] > 0) sends.push_back({base + offsets[me], static_cast<std::size_t>(lengths[me]), r, tag});
+    if (lengths[r] > 0) recvs.push_back({base + offsets[r], static_cast<std::size_t>(lengths[r]), r, tag});
+  }
+  transport.start(sends, recvs, stream)->finish();
+}
+
+void allgather_vertex_array(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
+                            const VertexPartition& part, std::size_t element_bytes, int tag) {
+  std::vector<std::int64_t> offsets, lengths;
+  for (int r = 0; r < part.parts; ++r) {
+    const Range range = part.range(r);
+    offsets.push_back(range.begin * static_cast<std::int64_t>(element_bytes));
+    lengths.push_back(range.count * static_cast<std::int64_t>(element_bytes));
+  }
+  allgather_blocks(ctx, transport, stream, base, offsets, lengths, tag);
+}
+
+void allgather_bitmap(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* bitmap,
+                      const VertexPartition& part) {
+  std::vector<std::int64_t> offsets, lengths;
+  for (int r = 0; r < part.parts; ++r) {
+    const Range words = block_range(part.words(), part.parts, r);
+    offsets.push_back(words.begin * 8);
+    lengths.push_back(words.count * 8);
+  }
+  allgather_blocks(ctx, transport, stream, bitmap, offsets, lengths, kTagFrontier);
+}
+
+std::int64_t exchange_pairs(comm::Context& ctx, comm::Transport& transport, stream_t stream,
+                            std::span<const std::int64_t> send_counts, const std::byte* send,
+                            const VertexPartition& part, std::size_t pair_bytes, std::byte* recv,
+                            std::int64_t recv_capacity) {
+  const int p = ctx.size(), me = ctx.rank();
+  const std::vector<std::int64_t> ones(static_cast<std::size_t>(p), 1);
+  const std::vector<std::int64_t> recv_counts = comm::alltoallv<std::int64_t>(ctx, send_counts, ones);
+  std::vector<comm::Message> sends, recvs;
+  std::int64_t at = 0;
+  for (int r = 0; r < p; ++r) {
+    if (r == me) continue;
+    if (send_counts[r] > 0)
+      sends.push_back({const_cast<std::byte*>(send) + part.range(r).begin * static_cast<std::int64_t>(pair_bytes),
+                       static_cast<std::size_t>(send_counts[r]) * pair_bytes, r, kTagPairs});
+    if (recv_counts[r] > 0) {
+      if (at + recv_counts[r] > recv_capacity)
+        throw std::logic_error("bfs: more (vertex, parent) pairs received than a rank owns vertices");
+      recvs.push_back({recv + at * static_cast<std::int64_t>(pair_bytes), static_cast<std::size_t>(recv_counts[r]) * pair_bytes,
+                       r, kTagPairs});
+      at += recv_counts[r];
+    }
+  }
+  transport.start(sends, recvs, stream)->finish();
+  return at;
+}
+
+}  // namespace tessera::bfs

@@ -1,0 +1,42 @@
+#pragma once
+// The two exchanges of the distributed search, on the run's transport (host or device
+// memory alike), so the solver needs no collective that comm does not have:
+//  - allgather_blocks: an in-place allgatherv; rank r's bytes [offset_r, offset_r + length_r)
+//    of a global array go to the same place on every other rank (the frontier bitmap, and
+//    the parent and level arrays before validation).
+//  - exchange_pairs: an alltoallv of (vertex, parent) pairs from per-destination send
+//    regions; the counts travel first with comm::alltoallv (host), the pairs on the transport.
+// Both are collective and complete when they return (received data is visible to work queued
+// on `stream` afterwards). Zero-byte messages are skipped on both sides.
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "comm/context.hpp"
+#include "comm/transport.hpp"
+#include "core/stream.hpp"
+#include "solvers/bfs/partition.hpp"
+
+namespace tessera::bfs {
+
+enum ExchangeTag : int { kTagFrontier = 601, kTagParent = 602, kTagLevel = 603, kTagPairs = 604 };
+
+void allgather_blocks(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
+                      std::span<const std::int64_t> offsets, std::span<const std::int64_t> lengths, int tag);
+
+// Byte blocks of the partition for an array of `element_bytes`-sized entries per vertex.
+void allgather_vertex_array(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
+                            const VertexPartition& part, std::size_t element_bytes, int tag);
+// The frontier bitmap: each rank's 64-vertex words.
+void allgather_bitmap(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* bitmap,
+                      const VertexPartition& part);
+
+// Returns the number of pairs received (into recv, in rank order); throws std::logic_error
+// if they would exceed recv_capacity (a broken invariant: each vertex is sent once).
+std::int64_t exchange_pairs(comm::Context& ctx, comm::Transport& transport, stream_t stream,
+                            std::span<const std::int64_t> send_counts, const std::byte* send,
+                            const VertexPartition& part, std::size_t pair_bytes, std::byte* recv,
+                            std::int64_t recv_capacity);
+
+}  // namespace tessera::bfs

@@ -1,0 +1,119 @@
+#pragma once
+// The per-rank building blocks of the distributed search and of its validation, one
+// implementation per backend (kernels_cpu.cpp with OpenMP, kernels_cuda.cu). The level loop
+// (search.cpp) and the exchanges between ranks (exchange.cpp) are written once against this
+// interface, Ginkgo style.
+//
+// State on each rank, in the backend's memory (host or device):
+//   parent, level   global-sized arrays (int64, int32); a search writes this rank's window
+//                   [begin, begin + count), validation fills the rest by an allgather
+//   visited         bitmap of the owned vertices
+//   frontier        bitmap of all vertices (bottom-up reads it whole; each rank writes its
+//                   own 64-vertex-aligned words and the ranks allgather them)
+//   queue, next     frontier queues of owned vertices (local ids)
+//   send pairs      (vertex, parent) discovered for other ranks; the region of rank r starts
+//                   at pair index partition.range(r).begin and holds at most its vertex count,
+//                   since a `sent` bitmap lets each remote vertex be sent once per search
+//   receive pairs   what other ranks discovered for this one
+// Pairs are pair_bytes() each: two uint32 on cuda (ids < 2^32), two int64 on cpu.
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
+
+#include "core/stream.hpp"
+#include "solvers/bfs/graph.hpp"
+
+namespace tessera::bfs {
+
+// Found by this rank in one level: vertices, and the sum of their degrees (the edges the
+// next top-down level would scan).
+struct Discovered {
+  std::int64_t vertices = 0;
+  std::int64_t edges = 0;
+  Discovered& operator+=(const Discovered& o) {
+    vertices += o.vertices;
+    edges += o.edges;
+    return *this;
+  }
+};
+
+struct Reached {
+  std::int64_t vertices = 0;
+  std::int64_t input_degree = 0;
+};
+
+// The five Graph500 checks, in the order of the specification.
+enum Check { kTree = 0, kLevels, kEdgeLevels, kSpanning, kParentEdges, kChecks };
+
+// Violations of each check among this rank's vertices and edges, and the smallest global id
+// of an offending vertex (INT64_MAX when none).
+struct CheckCounts {
+  std::array<std::int64_t, kChecks> count{};
+  std::array<std::int64_t, kChecks> first{};
+};
+
+class SearchKernels {
+ public:
+  virtual ~SearchKernels() = default;
+  virtual stream_t stream() const = 0;
+
+  // parent/level windows to -1, bitmaps cleared, queues emptied.
+  virtual void reset() = 0;
+  // The owner of `root` marks it (level 0, its own parent) and queues it; others do nothing.
+  virtual void start(std::int64_t root) = 0;
+
+  // Top-down over the frontier queue: owned neighbours are claimed into the next queue,
+  // others are written to the send regions; send_counts[r] receives the pairs for rank r.
+  virtual Discovered top_down(int level, std::span<std::int64_t> send_counts) = 0;
+  // Claims the `count` received pairs like owned discoveries (into the next queue).
+  virtual Discovered apply_received(int level, std::int64_t count) = 0;
+  virtual void swap_queues() = 0;
+
+  // The frontier queue as this rank's words of the frontier bitmap.
+  virtual void queue_to_bitmap() = 0;
+  // Bottom-up: every unvisited owned vertex looks for a neighbour in the (whole) frontier
+  // bitmap; the vertices found this level then replace this rank's words of the frontier.
+  virtual Discovered bottom_up(int level) = 0;
+  // This rank's words of the frontier bitmap (holding `count` vertices) as the frontier queue.
+  virtual void bitmap_to_queue(std::int64_t count) = 0;
+
+  // The seed's level step: every owned edge (u, w) with level[u] == level and w unreached
+  // reaches w (plain writes, benign races, as in the seed); remote w go to the send regions.
+  // Returns whether anything was reached (the seed's `done` flag, inverted).
+  virtual bool edge_parallel(int level, std::span<std::int64_t> send_counts) = 0;
+  virtual bool apply_received_plain(int level, std::int64_t count) = 0;
+
+  // Buffers the exchanges move.
+  virtual std::size_t pair_bytes() const = 0;
+  virtual std::byte* send_pairs() = 0;
+  virtual std::byte* receive_pairs() = 0;
+  virtual std::int64_t receive_capacity() const = 0;  // pairs
+  virtual std::byte* frontier_bitmap() = 0;           // global, partition.words() * 8 bytes
+  virtual std::byte* parent_global() = 0;             // int64[n]
+  virtual std::byte* level_global() = 0;              // int32[n]
+
+  // Owned vertices reached, and the sum of their input degrees (Graph500's edge count, twice).
+  virtual Reached reached() = 0;
+  // This rank's window of the arrays, or (after an allgather) the whole of them.
+  virtual void download_window(std::span<std::int64_t> parent, std::span<std::int32_t> level) = 0;
+  virtual void download_global(std::span<std::int64_t> parent, std::span<std::int32_t> level) = 0;
+  // Replaces this rank's window (the serial search's result; broken trees in tests).
+  virtual void upload_window(std::span<const std::int64_t> parent, std::span<const std::int32_t> level) = 0;
+
+  // The five checks of the tree of `root` over this rank's vertices and edges; needs the
+  // global parent and level arrays complete (validate.cpp gathers them first).
+  virtual CheckCounts check(std::int64_t root) = 0;
+
+  // Waits for the work queued on stream().
+  virtual void synchronize() = 0;
+};
+
+std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph);
+#if defined(TESSERA_HAVE_CUDA)
+// Copies the graph to the device (ids must be < 2^32: InputError otherwise).
+std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph);
+#endif
+
+}  // namespace tessera::bfs

@@ -1,0 +1,746 @@
+// The cuda backend of the search and validation building blocks (kernels.hpp).
+//
+// Layout on the device: CSR rows with int64 offsets and uint32 global neighbour ids (a
+// graph with 2^32 or more vertices is refused); bitmaps of 32-bit words (byte-compatible
+// with the cpu's 64-bit words); queues of uint32 local ids; pairs as uint2.
+//
+// Top-down is load-balanced over edges, not vertices (Kronecker degrees span six orders of
+// magnitude): the frontier's degrees are prefix-summed with CUB, each block takes a tile of
+// kTile consecutive frontier edges and each thread finds its edge's vertex by a binary
+// search within the tile's short range of the scan. A neighbour is claimed with one atomicOr
+// on the visited bitmap (a plain read first skips most of them); winners are appended to the
+// next queue with one atomic per coalesced group.
+//
+// Bottom-up gives each unvisited vertex one thread that checks its first kThreadScan
+// neighbours against the frontier bitmap (2 MiB at scale 24: it lives in L2) and stops at the
+// first hit; each warp covers one 32-bit word of vertices, so a ballot writes the visited and
+// next words without atomics. The few vertices with longer rows still unresolved go to a
+// list that a second kernel scans a warp per vertex, 32 neighbours per step.
+#include <cooperative_groups.h>
+#include <cuda_runtime.h>
+
+#include <cub/cub.cuh>
+#include <thrust/iterator/counting_iterator.h>
+
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <stdexcept>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "core/error.hpp"
+#include "core/stream.hpp"
+#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/validate_rules.hpp"
+
+namespace tessera::bfs {
+namespace {
+
+namespace cg = cooperative_groups;
+using ull = unsigned long long;
+
+constexpr int kBlock = 256;
+constexpr int kTileItems = 4;
+constexpr std::int64_t kTile = kBlock * kTileItems;  // frontier edges per top-down tile
+constexpr int kThreadScan = 32;                       // bottom-up neighbours per thread before a warp takes over
+constexpr unsigned kFull = 0xFFFFFFFFu;
+
+// Device counters, reset before each step and read back after it.
+struct Counters {
+  ull next_size;   // next queue length
+  ull found;       // vertices claimed this step
+  ull edges;       // sum of their degrees
+  ull long_size;   // bottom-up vertices handed to the warp kernel
+  ull any;         // edge-parallel: something was reached
+  ull reached;     // reached vertices (after a search)
+  ull input_degree;
+  ull changed;     // pointer jumping: ancestors that moved
+  ull selected;    // compaction output count
+  ull check_count[kChecks];
+  ull check_first[kChecks];
+};
+
+// Everything a kernel needs, passed by value: pointers fixed for the kernels' lifetime.
+// The two frontier queues are not here: they swap every top-down level, so the kernels that
+// read or append to them take them as arguments, at launch, from the buffers of that moment
+// (a cached copy went stale after a swap on a rank whose frontier was empty that level).
+struct View {
+  const std::int64_t* offsets;
+  const std::uint32_t* columns;
+  const std::int64_t* input_degree;
+  const std::uint32_t* sources;  // edge-parallel only
+  std::int64_t begin, nl, n, words64;
+  int parts;
+  std::int64_t* parent;  // global-sized
+  std::int32_t* level;   // global-sized
+  std::uint32_t* visited;   // local words
+  std::uint32_t* frontier;  // global words
+  std::uint32_t* next;      // local words
+  std::uint32_t* sent;      // global words
+  std::uint32_t* long_list;
+  uint2* send_pairs;
+  const std::int64_t* region;  // first pair index of each rank's send region
+  ull* send_counts;
+  Counters* counters;
+};
+
+__device__ __forceinline__ bool test_bit(const std::uint32_t* words, std::uint32_t i) {
+  return (words[i >> 5] >> (i & 31)) & 1u;
+}
+
+// Appends `value` with one atomic per coalesced group of threads.
+__device__ __forceinline__ void enqueue(std::uint32_t* queue, ull* size, std::uint32_t value) {
+  cg::coalesced_group g = cg::coalesced_threads();
+  ull base = 0;
+  if (g.thread_rank() == 0) base = atomicAdd(size, static_cast<ull>(g.size()));
+  base = g.shfl(base, 0);
+  queue[base + g.thread_rank()] = value;
+}
+
+// Sums two per-thread counts over the block's warps into the counters (all threads call it).
+__device__ __forceinline__ void add_counts(ull* a, ull va, ull* b, ull vb) {
+  for (int o = 16; o > 0; o >>= 1) {
+    va += __shfl_down_sync(kFull, va, o);
+    vb += __shfl_down_sync(kFull, vb, o);
+  }
+  if ((threadIdx.x & 31) == 0) {
+    if (va) atomicAdd(a, va);
+    if (vb) atomicAdd(b, vb);
+  }
+}
+
+// Claims owned vertex wl (local id) for parent `from`: one winner per vertex.
+__device__ __forceinline__ void claim(const View& d, std::uint32_t* next_queue, std::uint32_t wl, std::uint32_t from,
+                                      int level, ull& found, ull& edges) {
+  std::uint32_t* word = d.visited + (wl >> 5);
+  const std::uint32_t bit = 1u << (wl & 31);
+  if (*word & bit) return;
+  if (atomicOr(word, bit) & bit) return;
+  d.parent[d.begin + wl] = from;
+  d.level[d.begin + wl] = level;
+  enqueue(next_queue, &d.counters->next_size, wl);
+  ++found;
+  edges += static_cast<ull>(d.offsets[wl + 1] - d.offsets[wl]);
+}
+
+// Queues (w, from) for w's owner, once per search for each remote w.
+__device__ __forceinline__ void send_remote(const View& d, std::uint32_t w, std::uint32_t from) {
+  std::uint32_t* word = d.sent + (w >> 5);
+  const std::uint32_t bit = 1u << (w & 31);
+  if (*word & bit) return;
+  if (atomicOr(word, bit) & bit) return;
+  const int r = block_owner(d.words64, d.parts, static_cast<std::int64_t>(w >> 6));
+  const ull slot = atomicAdd(&d.send_counts[r], 1ull);
+  d.send_pairs[d.region[r] + static_cast<std::int64_t>(slot)] = make_uint2(w, from);
+}
+
+// Largest i in [lo, hi] with scan[i] <= x (scan nondecreasing, scan[lo] <= x).
+__device__ __forceinline__ std::int64_t last_at_most(const std::int64_t* scan, std::int64_t lo, std::int64_t hi,
+                                                      std::int64_t x) {
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi + 1) >> 1;
+    if (scan[mid] <= x) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+// The same search done by a whole block (every thread calls it and gets the answer): each
+// round probes kBlock evenly spaced positions at once and keeps the gap holding the answer,
+// so a frontier of a million vertices takes three rounds of parallel loads instead of twenty
+// dependent ones by a single thread while the block waits.
+__device__ __forceinline__ std::int64_t block_last_at_most(const std::int64_t* scan, std::int64_t lo,
+                                                            std::int64_t hi, std::int64_t x) {
+  const std::int64_t t = threadIdx.x;
+  while (hi - lo > kBlock) {  // uniform over the block
+    const std::int64_t span = hi - lo;
+    const int below = __syncthreads_count(scan[lo + ((t + 1) * span) / kBlock] <= x);  // a prefix of the probes
+    const std::int64_t next_lo = below > 0 ? lo + (below * span) / kBlock : lo;
+    hi = below < kBlock ? lo + ((below + 1) * span) / kBlock - 1 : hi;
+    lo = next_lo;
+  }
+  const std::int64_t p = lo + 1 + t;
+  return lo + __syncthreads_count(p <= hi && scan[p] <= x);
+}
+
+// ---- top-down --------------------------------------------------------------------------
+
+__global__ void frontier_degrees(View d, const std::uint32_t* queue, std::int64_t nq, std::int64_t* degrees) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i <= nq;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    degrees[i] = i < nq ? d.offsets[queue[i] + 1] - d.offsets[queue[i]] : 0;
+  }
+}
+
+template <bool kDistributed>
+__global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uint32_t* queue, const std::int64_t* scan,
+                                                   std::int64_t nq, std::uint32_t* next_queue, int next_level) {
+  const std::int64_t total = scan[nq];
+  ull found = 0, edges = 0;
+  for (std::int64_t tile = blockIdx.x; tile * kTile < total; tile += gridDim.x) {
+    const std::int64_t e0 = tile * kTile, e1 = min(e0 + kTile, total);
+    // The frontier vertices whose edges the tile covers: [lo, hi].
+    std::int64_t lo = block_last_at_most(scan, 0, nq - 1, e0);
+    const std::int64_t hi = block_last_at_most(scan, lo, nq - 1, e1 - 1);
+    for (std::int64_t e = e0 + threadIdx.x; e < e1; e += kBlock) {
+      lo = last_at_most(scan, lo, hi, e);
+      const std::uint32_t u = queue[lo];
+      const std::uint32_t w = d.columns[d.offsets[u] + (e - scan[lo])];
+      const auto from = static_cast<std::uint32_t>(d.begin + u);
+      if (!kDistributed || (w >= d.begin && w < d.begin + d.nl))
+        claim(d, next_queue, static_cast<std::uint32_t>(w - d.begin), from, next_level, found, edges);
+      else
+        send_remote(d, w, from);
+    }
+  }
+  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+}
+
+__global__ void __launch_bounds__(kBlock) apply_received_kernel(View d, const uint2* pairs, std::int64_t count,
+                                                         std::uint32_t* next_queue, int next_level) {
+  ull found = 0, edges = 0;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x; i < count;
+       i += static_cast<std::int64_t>(gridDim.x) * kBlock) {
+    const uint2 p = pairs[i];
+    claim(d, next_queue, static_cast<std::uint32_t>(p.x - d.begin), p.y, next_level, found, edges);
+  }
+  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+}
+
+// ---- bottom-up -------------------------------------------------------------------------
+
+__global__ void queue_to_bitmap_kernel(const std::uint32_t* queue, std::int64_t nq, std::uint32_t* words) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < nq;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    atomicOr(words + (queue[i] >> 5), 1u << (queue[i] & 31));
+}
+
+__global__ void __launch_bounds__(kBlock) bottom_up_kernel(View d, int next_level) {
+  const int lane = threadIdx.x & 31;
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * (kBlock / 32);
+  const std::int64_t words = (d.nl + 31) / 32;
+  ull found = 0, edges = 0;
+  for (std::int64_t wi = (blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x) >> 5; wi < words;
+       wi += warps) {
+    const std::uint32_t seen = d.visited[wi];
+    std::uint32_t hits = 0;
+    if (seen != kFull) {  // uniform over the warp
+      const std::int64_t v = wi * 32 + lane;
+      bool hit = false;
+      if (v < d.nl && !((seen >> lane) & 1u)) {
+        const std::int64_t s = d.offsets[v], e = d.offsets[v + 1];
+        const std::int64_t stop = min(e, s + kThreadScan);
+        for (std::int64_t j = s; j < stop; ++j) {
+          const std::uint32_t w = d.columns[j];
+          if (test_bit(d.frontier, w)) {
+            d.parent[d.begin + v] = w;
+            d.level[d.begin + v] = next_level;
+            hit = true;
+            ++found;
+            edges += static_cast<ull>(e - s);
+            break;
+          }
+        }
+        if (!hit && stop < e) enqueue(d.long_list, &d.counters->long_size, static_cast<std::uint32_t>(v));
+      }
+      hits = __ballot_sync(kFull, hit);
+    }
+    if (lane == 0) {
+      if (hits) d.visited[wi] = seen | hits;
+      d.next[wi] = hits;
+    }
+  }
+  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+}
+
+// The rows the thread pass left unresolved, a warp per vertex.
+__global__ void __launch_bounds__(kBlock) bottom_up_long_kernel(View d, int next_level) {
+  const int lane = threadIdx.x & 31;
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * (kBlock / 32);
+  const auto count = static_cast<std::int64_t>(d.counters->long_size);
+  ull found = 0, edges = 0;
+  for (std::int64_t i = (blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x) >> 5; i < count; i += warps) {
+    const std::uint32_t v = d.long_list[i];
+    const std::int64_t s = d.offsets[v], e = d.offsets[v + 1];
+    for (std::int64_t base = s + kThreadScan; base < e; base += 32) {
+      const std::int64_t j = base + lane;
+      const std::uint32_t w = j < e ? d.columns[j] : 0;
+      const std::uint32_t m = __ballot_sync(kFull, j < e && test_bit(d.frontier, w));
+      if (m) {
+        const std::uint32_t parent = __shfl_sync(kFull, w, __ffs(m) - 1);
+        if (lane == 0) {
+          d.parent[d.begin + v] = parent;
+          d.level[d.begin + v] = next_level;
+          atomicOr(d.visited + (v >> 5), 1u << (v & 31));
+          atomicOr(d.next + (v >> 5), 1u << (v & 31));
+          ++found;
+          edges += static_cast<ull>(e - s);
+        }
+        break;
+      }
+    }
+  }
+  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+}
+
+struct BitIsSet {
+  const std::uint32_t* words;
+  __device__ bool operator()(std::uint32_t v) const { return test_bit(words, v); }
+};
+
+// ---- the seed's edge-parallel step -----------------------------------------------------
+
+__global__ void row_sources(View d, std::uint32_t* sources) {
+  for (std::int64_t v = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; v < d.nl;
+       v += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    for (std::int64_t j = d.offsets[v]; j < d.offsets[v + 1]; ++j) sources[j] = static_cast<std::uint32_t>(v);
+}
+
+__global__ void edge_parallel_kernel(View d, std::int64_t entries, int level) {
+  for (std::int64_t j = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; j < entries;
+       j += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::uint32_t u = d.sources[j];
+    if (d.level[d.begin + u] != level) continue;
+    const std::uint32_t w = d.columns[j];
+    if (w >= d.begin && w < d.begin + d.nl) {
+      if (d.level[w] == -1) {  // benign race: every writer stores level + 1 and a valid parent
+        d.level[w] = level + 1;
+        d.parent[w] = d.begin + u;
+        d.counters->any = 1;
+      }
+    } else {
+      send_remote(d, w, static_cast<std::uint32_t>(d.begin + u));
+    }
+  }
+}
+
+__global__ void apply_received_plain_kernel(View d, const uint2* pairs, std::int64_t count, int level) {
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < count;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const uint2 p = pairs[i];
+    if (d.level[p.x] == -1) {
+      d.level[p.x] = level + 1;
+      d.parent[p.x] = p.y;
+      d.counters->any = 1;
+    }
+  }
+}
+
+// ---- bookkeeping -----------------------------------------------------------------------
+
+__global__ void mark_root(View d, std::uint32_t local, std::uint32_t* queue) {
+  d.visited[local >> 5] |= 1u << (local & 31);
+  d.parent[d.begin + local] = d.begin + local;
+  d.level[d.begin + local] = 0;
+  queue[0] = local;
+}
+
+__global__ void __launch_bounds__(kBlock) count_reached(View d) {
+  ull count = 0, degree = 0;
+  for (std::int64_t v = blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x; v < d.nl;
+       v += static_cast<std::int64_t>(gridDim.x) * kBlock)
+    if (d.parent[d.begin + v] != -1) {
+      ++count;
+      degree += static_cast<ull>(d.input_degree[v]);
+    }
+  add_counts(&d.counters->reached, count, &d.counters->input_degree, degree);
+}
+
+// ---- validation ------------------------------------------------------------------------
+
+__global__ void first_ancestors(const std::int64_t* parent, std::int64_t n, std::int64_t root, std::int64_t* anc) {
+  for (std::int64_t v = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; v < n;
+       v += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    anc[v] = first_ancestor(parent, n, v, root);
+}
+
+__global__ void __launch_bounds__(kBlock) jump(const std::int64_t* anc, std::int64_t n, std::int64_t* next,
+                                               Counters* c) {
+  ull changed = 0;
+  for (std::int64_t v = blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x; v < n;
+       v += static_cast<std::int64_t>(gridDim.x) * kBlock) {
+    const std::int64_t a = anc[v];
+    const std::int64_t b = a >= 0 ? anc[a] : a;
+    next[v] = b;
+    changed += b != a ? 1 : 0;
+  }
+  add_counts(&c->changed, changed, &c->changed, 0);
+}
+
+__device__ __forceinline__ void flag(Counters* c, int check, ull amount, std::int64_t g) {
+  atomicAdd(&c->check_count[check], amount);
+  atomicMin(&c->check_first[check], static_cast<ull>(g));
+}
+
+// Checks 1, 2 and 5, a thread per owned vertex.
+__global__ void check_vertices(View d, std::int64_t root, const std::int64_t* anc) {
+  const TreeView t{d.parent, d.level, d.n};
+  for (std::int64_t v = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; v < d.nl;
+       v += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
+    const std::int64_t g = d.begin + v;
+    if (tree_violation(t, g, root, anc[g])) flag(d.counters, kTree, 1, g);
+    if (level_violation(t, g, root)) flag(d.counters, kLevels, 1, g);
+    if (needs_parent_edge(t, g, root)) {
+      const auto p = static_cast<std::uint32_t>(d.parent[g]);
+      std::int64_t lo = d.offsets[v], hi = d.offsets[v + 1];
+      while (lo < hi) {
+        const std::int64_t mid = (lo + hi) >> 1;
+        if (d.columns[mid] < p) lo = mid + 1;
+        else hi = mid;
+      }
+      if (lo == d.offsets[v + 1] || d.columns[lo] != p) flag(d.counters, kParentEdges, 1, g);
+    }
+  }
+}
+
+// Checks 3 and 4, a warp per owned vertex (rows are long and uneven).
+__global__ void __launch_bounds__(kBlock) check_edges(View d) {
+  const TreeView t{d.parent, d.level, d.n};
+  const int lane = threadIdx.x & 31;
+  const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * (kBlock / 32);
+  for (std::int64_t v = (blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x) >> 5; v < d.nl; v += warps) {
+    const std::int64_t g = d.begin + v;
+    ull bad_levels = 0, bad_span = 0;
+    for (std::int64_t j = d.offsets[v] + lane; j < d.offsets[v + 1]; j += 32) {
+      const std::int64_t w = d.columns[j];
+      bad_levels += edge_level_violation(t, g, w) ? 1 : 0;
+      bad_span += spanning_violation(t, g, w) ? 1 : 0;
+    }
+    for (int o = 16; o > 0; o >>= 1) {
+      bad_levels += __shfl_down_sync(kFull, bad_levels, o);
+      bad_span += __shfl_down_sync(kFull, bad_span, o);
+    }
+    if (lane == 0) {
+      if (bad_levels) flag(d.counters, kEdgeLevels, bad_levels, g);
+      if (bad_span) flag(d.counters, kSpanning, bad_span, g);
+    }
+  }
+}
+
+// ---- the class -------------------------------------------------------------------------
+
+template <class T>
+T* bytes_as(std::byte* p) {
+  return reinterpret_cast<T*>(p);
+}
+
+class CudaKernels final : public SearchKernels {
+ public:
+  explicit CudaKernels(const LocalGraph& g) : g_(g), part_(g.partition) {
+    if (g.vertices() > (std::int64_t{1} << 32) - 1)
+      throw InputError("the cuda BFS stores vertex ids in 32 bits: a graph of " + std::to_string(g.vertices()) +
+                       " vertices needs the cpu backend");
+    int device = 0;
+    TESSERA_CUDA_CHECK(cudaGetDevice(&device));
+    TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+    const std::int64_t n = g.vertices(), nl = g.count, p = part_.parts;
+    local_words32_ = 2 * ((nl + 63) / 64);
+    global_words32_ = 2 * part_.words();
+
+    offsets_ = DeviceBuffer<std::int64_t>(g.offsets.size());
+    offsets_.upload(std::span<const std::int64_t>(g.offsets.data(), g.offsets.size()));
+    columns_ = DeviceBuffer<std::uint32_t>(std::max<std::size_t>(g.columns.size(), 1));
+    if (!g.columns.empty()) {
+      const std::vector<std::uint32_t> narrow(g.columns.begin(), g.columns.end());
+      copy_bytes(columns_.data(), narrow.data(), narrow.size() * sizeof(std::uint32_t));
+    }
+    input_degree_ = DeviceBuffer<std::int64_t>(std::max<std::int64_t>(nl, 1));
+    if (nl > 0) copy_bytes(input_degree_.data(), g.input_degree.data(), nl * sizeof(std::int64_t));
+
+    parent_ = DeviceBuffer<std::int64_t>(std::max<std::int64_t>(n, 1));
+    level_ = DeviceBuffer<std::int32_t>(std::max<std::int64_t>(n, 1));
+    fill_device_bytes(parent_.data(), 0xFF, parent_.bytes());
+    fill_device_bytes(level_.data(), 0xFF, level_.bytes());
+    visited_ = zeroed<std::uint32_t>(local_words32_);
+    next_ = zeroed<std::uint32_t>(local_words32_);
+    frontier_ = zeroed<std::uint32_t>(global_words32_);
+    sent_ = zeroed<std::uint32_t>(p > 1 ? global_words32_ : 1);
+    queue_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
+    next_queue_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
+    long_list_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
+    degrees_ = DeviceBuffer<std::int64_t>(nl + 1);
+    scan_ = DeviceBuffer<std::int64_t>(nl + 1);
+    if (p > 1) {
+      send_ = DeviceBuffer<uint2>(n);
+      recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(nl * (p - 1), 1));
+    }
+    std::vector<std::int64_t> region;
+    for (int r = 0; r < p; ++r) region.push_back(part_.range(r).begin);
+    region_ = DeviceBuffer<std::int64_t>(region.size());
+    region_.upload(std::span<const std::int64_t>(region.data(), region.size()));
+    send_counts_ = DeviceBuffer<ull>(p);
+    host_send_counts_ = PinnedBuffer<ull>(p);
+    counters_ = DeviceBuffer<Counters>(1);
+    host_counters_ = PinnedBuffer<Counters>(1);
+
+    // CUB scratch for the largest scan and compaction.
+    std::size_t scan_bytes = 0, select_bytes = 0;
+    TESSERA_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, scan_bytes, degrees_.data(), scan_.data(), nl + 1));
+    TESSERA_CUDA_CHECK(cub::DeviceSelect::If(nullptr, select_bytes, thrust::counting_iterator<std::uint32_t>(0),
+                                             queue_.data(), &counters_.data()->selected, nl,
+                                             BitIsSet{frontier_.data()}));
+    cub_scratch_ = DeviceBuffer<unsigned char>(std::max<std::size_t>({scan_bytes, select_bytes, 1}));
+
+    view_.offsets = offsets_.data();
+    view_.columns = columns_.data();
+    view_.input_degree = input_degree_.data();
+    view_.sources = nullptr;
+    view_.begin = g.begin;
+    view_.nl = nl;
+    view_.n = n;
+    view_.words64 = part_.words();
+    view_.parts = part_.parts;
+    view_.parent = parent_.data();
+    view_.level = level_.data();
+    view_.visited = visited_.data();
+    view_.frontier = frontier_.data();
+    view_.next = next_.data();
+    view_.sent = sent_.data();
+    view_.long_list = long_list_.data();
+    view_.send_pairs = send_.data();
+    view_.region = region_.data();
+    view_.send_counts = send_counts_.data();
+    view_.counters = counters_.data();
+    TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+  }
+
+  stream_t stream() const override { return stream_.get(); }
+  void synchronize() override { stream_.synchronize(); }
+
+  void reset() override {
+    const std::int64_t nl = g_.count;
+    if (nl > 0) {
+      TESSERA_CUDA_CHECK(cudaMemsetAsync(parent_.data() + g_.begin, 0xFF, nl * sizeof(std::int64_t), stream_));
+      TESSERA_CUDA_CHECK(cudaMemsetAsync(level_.data() + g_.begin, 0xFF, nl * sizeof(std::int32_t), stream_));
+    }
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), stream_));
+    if (part_.parts > 1) TESSERA_CUDA_CHECK(cudaMemsetAsync(sent_.data(), 0, sent_.bytes(), stream_));
+    queue_size_ = 0;
+  }
+
+  void start(std::int64_t root) override {
+    if (!g_.owns(root)) return;
+    mark_root<<<1, 1, 0, stream_>>>(view_, static_cast<std::uint32_t>(root - g_.begin), queue_.data());
+    TESSERA_CUDA_CHECK_LAUNCH();
+    queue_size_ = 1;
+  }
+
+  Discovered top_down(int level, std::span<std::int64_t> send_counts) override {
+    clear_counters();
+    const std::int64_t nq = queue_size_;
+    if (nq > 0) {
+      frontier_degrees<<<grid(nq + 1), kBlock, 0, stream_>>>(view_, queue_.data(), nq, degrees_.data());
+      TESSERA_CUDA_CHECK_LAUNCH();
+      std::size_t bytes = cub_scratch_.size();
+      TESSERA_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch_.data(), bytes, degrees_.data(), scan_.data(),
+                                                       nq + 1, stream_.get()));
+      if (part_.parts > 1)
+        top_down_kernel<true><<<sms_ * 8, kBlock, 0, stream_>>>(view_, queue_.data(), scan_.data(), nq,
+                                                             next_queue_.data(), level + 1);
+      else
+        top_down_kernel<false><<<sms_ * 8, kBlock, 0, stream_>>>(view_, queue_.data(), scan_.data(), nq,
+                                                             next_queue_.data(), level + 1);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+    const Counters c = read_counters(send_counts);
+    return {static_cast<std::int64_t>(c.found), static_cast<std::int64_t>(c.edges)};
+  }
+
+  Discovered apply_received(int level, std::int64_t count) override {
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->found, 0, 2 * sizeof(ull), stream_));
+    if (count > 0) {
+      apply_received_kernel<<<grid(count), kBlock, 0, stream_>>>(view_, recv_.data(), count, next_queue_.data(),
+                                                                  level + 1);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+    const Counters c = read_counters({});
+    return {static_cast<std::int64_t>(c.found), static_cast<std::int64_t>(c.edges)};
+  }
+
+  void swap_queues() override {
+    std::swap(queue_, next_queue_);
+    queue_size_ = static_cast<std::int64_t>(host_counters_.data()->next_size);
+  }
+
+  void queue_to_bitmap() override {
+    std::uint32_t* mine = frontier_.data() + g_.begin / 32;
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(mine, 0, local_words32_ * sizeof(std::uint32_t), stream_));
+    if (queue_size_ > 0) {
+      queue_to_bitmap_kernel<<<grid(queue_size_), kBlock, 0, stream_>>>(queue_.data(), queue_size_, mine);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+  }
+
+  Discovered bottom_up(int level) override {
+    clear_counters();
+    if (g_.count > 0) {
+      bottom_up_kernel<<<sms_ * 8, kBlock, 0, stream_>>>(view_, level + 1);
+      TESSERA_CUDA_CHECK_LAUNCH();
+      bottom_up_long_kernel<<<sms_ * 8, kBlock, 0, stream_>>>(view_, level + 1);
+      TESSERA_CUDA_CHECK_LAUNCH();
+      TESSERA_CUDA_CHECK(cudaMemcpyAsync(frontier_.data() + g_.begin / 32, next_.data(),
+                                         local_words32_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream_));
+    }
+    const Counters c = read_counters({});
+    return {static_cast<std::int64_t>(c.found), static_cast<std::int64_t>(c.edges)};
+  }
+
+  void bitmap_to_queue(std::int64_t count) override {
+    if (g_.count > 0) {
+      std::size_t bytes = cub_scratch_.size();
+      TESSERA_CUDA_CHECK(cub::DeviceSelect::If(cub_scratch_.data(), bytes, thrust::counting_iterator<std::uint32_t>(0),
+                                               queue_.data(), &counters_.data()->selected, g_.count,
+                                               BitIsSet{frontier_.data() + g_.begin / 32}, stream_.get()));
+    }
+    queue_size_ = count;
+  }
+
+  bool edge_parallel(int level, std::span<std::int64_t> send_counts) override {
+    if (sources_.empty() && g_.local_entries() > 0) {
+      sources_ = DeviceBuffer<std::uint32_t>(g_.local_entries());
+      row_sources<<<grid(g_.count), kBlock, 0, stream_>>>(view_, sources_.data());
+      TESSERA_CUDA_CHECK_LAUNCH();
+      view_.sources = sources_.data();
+    }
+    clear_counters();
+    if (g_.local_entries() > 0) {
+      edge_parallel_kernel<<<grid(g_.local_entries()), kBlock, 0, stream_>>>(view_, g_.local_entries(), level);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+    return read_counters(send_counts).any != 0;
+  }
+
+  bool apply_received_plain(int level, std::int64_t count) override {
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->any, 0, sizeof(ull), stream_));
+    if (count > 0) {
+      apply_received_plain_kernel<<<grid(count), kBlock, 0, stream_>>>(view_, recv_.data(), count, level);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+    return read_counters({}).any != 0;
+  }
+
+  std::size_t pair_bytes() const override { return sizeof(uint2); }
+  std::byte* send_pairs() override { return reinterpret_cast<std::byte*>(send_.data()); }
+  std::byte* receive_pairs() override { return reinterpret_cast<std::byte*>(recv_.data()); }
+  std::int64_t receive_capacity() const override { return part_.parts > 1 ? static_cast<std::int64_t>(recv_.size()) : 0; }
+  std::byte* frontier_bitmap() override { return reinterpret_cast<std::byte*>(frontier_.data()); }
+  std::byte* parent_global() override { return reinterpret_cast<std::byte*>(parent_.data()); }
+  std::byte* level_global() override { return reinterpret_cast<std::byte*>(level_.data()); }
+
+  Reached reached() override {
+    clear_counters();
+    if (g_.count > 0) {
+      count_reached<<<grid(g_.count), kBlock, 0, stream_>>>(view_);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+    const Counters c = read_counters({});
+    return {static_cast<std::int64_t>(c.reached), static_cast<std::int64_t>(c.input_degree)};
+  }
+
+  void download_window(std::span<std::int64_t> parent, std::span<std::int32_t> level) override {
+    stream_.synchronize();
+    copy_bytes(parent.data(), parent_.data() + g_.begin, g_.count * sizeof(std::int64_t));
+    copy_bytes(level.data(), level_.data() + g_.begin, g_.count * sizeof(std::int32_t));
+  }
+  void download_global(std::span<std::int64_t> parent, std::span<std::int32_t> level) override {
+    stream_.synchronize();
+    copy_bytes(parent.data(), parent_.data(), g_.vertices() * sizeof(std::int64_t));
+    copy_bytes(level.data(), level_.data(), g_.vertices() * sizeof(std::int32_t));
+  }
+  void upload_window(std::span<const std::int64_t> parent, std::span<const std::int32_t> level) override {
+    stream_.synchronize();
+    copy_bytes(parent_.data() + g_.begin, parent.data(), g_.count * sizeof(std::int64_t));
+    copy_bytes(level_.data() + g_.begin, level.data(), g_.count * sizeof(std::int32_t));
+  }
+
+  CheckCounts check(std::int64_t root) override {
+    const std::int64_t n = g_.vertices();
+    if (anc_.empty()) {
+      anc_ = DeviceBuffer<std::int64_t>(n);
+      anc_next_ = DeviceBuffer<std::int64_t>(n);
+    }
+    first_ancestors<<<grid(n), kBlock, 0, stream_>>>(parent_.data(), n, root, anc_.data());
+    TESSERA_CUDA_CHECK_LAUNCH();
+    for (int round = 0; round < jump_rounds(n); ++round) {
+      clear_counters();
+      jump<<<grid(n), kBlock, 0, stream_>>>(anc_.data(), n, anc_next_.data(), counters_.data());
+      TESSERA_CUDA_CHECK_LAUNCH();
+      std::swap(anc_, anc_next_);
+      if (read_counters({}).changed == 0) break;
+    }
+    clear_counters();
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(counters_.data()->check_first, 0xFF, sizeof(ull) * kChecks, stream_));
+    if (g_.count > 0) {
+      check_vertices<<<grid(g_.count), kBlock, 0, stream_>>>(view_, root, anc_.data());
+      TESSERA_CUDA_CHECK_LAUNCH();
+      check_edges<<<grid(g_.count * 32), kBlock, 0, stream_>>>(view_);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+    const Counters c = read_counters({});
+    CheckCounts out;
+    for (int k = 0; k < kChecks; ++k) {
+      out.count[k] = static_cast<std::int64_t>(c.check_count[k]);
+      out.first[k] = c.check_first[k] == ~0ull ? INT64_MAX : static_cast<std::int64_t>(c.check_first[k]);
+    }
+    return out;
+  }
+
+ private:
+  template <class T>
+  static DeviceBuffer<T> zeroed(std::int64_t n) {
+    DeviceBuffer<T> b(static_cast<std::size_t>(std::max<std::int64_t>(n, 1)));
+    fill_device_bytes(b.data(), 0, b.bytes());
+    return b;
+  }
+
+  int grid(std::int64_t items) const {
+    const std::int64_t blocks = (items + kBlock - 1) / kBlock;
+    return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{sms_} * 32));
+  }
+
+  void clear_counters() {
+    TESSERA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters), stream_));
+    if (part_.parts > 1)
+      TESSERA_CUDA_CHECK(cudaMemsetAsync(send_counts_.data(), 0, send_counts_.bytes(), stream_));
+  }
+
+  // Waits for the step and returns its counters (and the send counts, when asked).
+  Counters read_counters(std::span<std::int64_t> send_counts) {
+    TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_counters_.data(), counters_.data(), sizeof(Counters),
+                                       cudaMemcpyDeviceToHost, stream_));
+    if (!send_counts.empty() && part_.parts > 1)
+      TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_send_counts_.data(), send_counts_.data(), send_counts_.bytes(),
+                                         cudaMemcpyDeviceToHost, stream_));
+    stream_.synchronize();
+    for (std::size_t r = 0; r < send_counts.size(); ++r)
+      send_counts[r] = part_.parts > 1 ? static_cast<std::int64_t>(host_send_counts_.data()[r]) : 0;
+    return *host_counters_.data();
+  }
+
+  const LocalGraph& g_;
+  VertexPartition part_;
+  Stream stream_;
+  int sms_ = 1;
+  std::int64_t local_words32_ = 0, global_words32_ = 0;
+  std::int64_t queue_size_ = 0;
+  DeviceBuffer<std::int64_t> offsets_, input_degree_, parent_, degrees_, scan_, region_, anc_, anc_next_;
+  DeviceBuffer<std::uint32_t> columns_, visited_, next_, frontier_, sent_, queue_, next_queue_, long_list_, sources_;
+  DeviceBuffer<std::int32_t> level_;
+  DeviceBuffer<uint2> send_, recv_;
+  DeviceBuffer<ull> send_counts_;
+  PinnedBuffer<ull> host_send_counts_;
+  DeviceBuffer<Counters> counters_;
+  PinnedBuffer<Counters> host_counters_;
+  DeviceBuffer<unsigned char> cub_scratch_;
+  View view_{};
+};
+
+}  // namespace
+
+std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph) {
+  return std::make_unique<CudaKernels>(graph);
+}
+
+}  // namespace tessera::bfs

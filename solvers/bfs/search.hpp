@@ -1,0 +1,75 @@
+#pragma once
+// The distributed search: one level-synchronous loop over the ranks, written once against
+// SearchKernels (kernels.hpp), with the exchanges of exchange.hpp.
+//
+// Per level, top-down: each rank expands its frontier queue; owned neighbours are claimed
+// locally, the others are sent to their owners as (vertex, parent) pairs (alltoallv), who
+// claim them in turn. Bottom-up: each rank's unvisited vertices look for a parent in the
+// frontier bitmap of all vertices, and the ranks allgather their words of the new frontier.
+// Direction-optimizing switches with Beamer's rule (algorithm.hpp). Every level ends with
+// an allreduce of the frontier's size and edges, which also decides termination.
+#include <cstdint>
+#include <memory>
+
+#include "comm/context.hpp"
+#include "comm/transport.hpp"
+#include "core/backend.hpp"
+#include "solvers/bfs/algorithm.hpp"
+#include "solvers/bfs/graph.hpp"
+#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/tree.hpp"
+
+namespace tessera::bfs {
+
+struct SearchOptions {
+  Algorithm algorithm = Algorithm::direction_optimizing;
+  DirectionPolicy policy;
+};
+
+struct SearchResult {
+  std::int64_t root = -1;
+  double seconds = 0;           // the job's time (slowest rank), reset included
+  std::int64_t reached = 0;     // vertices in the root's component
+  std::int64_t input_edges = 0; // Graph500's count: input edges in the component
+  int depth = 0;                // largest level
+  int top_down_levels = 0, bottom_up_levels = 0;
+  double teps() const { return seconds > 0 ? static_cast<double>(input_edges) / seconds : 0.0; }
+};
+
+class BfsEngine {
+ public:
+  // Collective. `graph` must outlive the engine. Throws InputError for an algorithm the
+  // backend or rank count cannot run (serial: cpu, one rank).
+  BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
+            SearchOptions options);
+
+  // Collective: one timed search from `root` (a global id, any rank may own it).
+  SearchResult search(std::int64_t root);
+
+  // This rank's window of the last search's tree (global ids), or all of it on every rank.
+  BfsTree local_tree();
+  BfsTree global_tree();  // collective
+  // Collective: completes the global parent and level arrays on every rank.
+  void gather_tree();
+
+  SearchKernels& kernels() { return *kernels_; }
+  const LocalGraph& graph() const { return graph_; }
+  comm::Context& context() { return ctx_; }
+  comm::Transport& transport() { return transport_; }
+  const SearchOptions& options() const { return options_; }
+  Backend backend() const { return backend_; }
+
+ private:
+  void run_levels(std::int64_t root, SearchResult& r);
+  void run_edge_parallel(std::int64_t root, SearchResult& r);
+  void run_serial(std::int64_t root, SearchResult& r);
+
+  comm::Context& ctx_;
+  comm::Transport& transport_;
+  const LocalGraph& graph_;
+  Backend backend_;
+  SearchOptions options_;
+  std::unique_ptr<SearchKernels> kernels_;
+};
+
+}  // namespace tessera::bfs

@@ -1,0 +1,44 @@
+#include "solvers/bfs/solver_info.hpp"
+
+#include "solvers/bfs/algorithm.hpp"
+#include "solvers/bfs/bfs_solver.hpp"
+#include "solvers/bfs/graph_spec.hpp"
+
+namespace tessera::bfs {
+
+deck::Schema schema() {
+  deck::Schema s;
+  s.table("bfs", "distributed breadth-first search; one step searches from one root")
+      .choice("algorithm", "the search: direction_optimizing, top_down, bottom_up, edge_parallel (the seed's O(VE) "
+                           "baseline) or serial (cpu, one rank)",
+              algorithm_names())
+      .default_value("direction_optimizing")
+      .floating("alpha", "direction_optimizing: go bottom-up when the frontier's edges exceed the unexplored edges / alpha")
+      .greater_than(0).default_value(14.0)
+      .floating("beta", "direction_optimizing: go back top-down when the frontier has fewer than vertices / beta vertices")
+      .greater_than(0).default_value(24.0)
+      .integer_array("roots", "the roots to search from (0-based vertex ids), one step each").min(0).optional()
+      .boolean("graph500", "Graph500 mode: root_count random roots of degree >= 1, every search validated, TEPS "
+                           "statistics")
+      .default_value(false)
+      .integer("root_count", "Graph500 mode: number of roots").min(1).max(1 << 20).default_value(64)
+      .integer("root_seed", "Graph500 mode: seed of the root sample").min(0).default_value(2)
+      .boolean("validate", "check every search with the five Graph500 checks (a failure ends the run)").default_value(true)
+      .integer("trees", "write the parent and level arrays of the first this many searches (-1: all)").min(-1)
+      .default_value(-1);
+  add_graph_schema(s);
+  return s;
+}
+
+SolverInfo solver_info() {
+  SolverInfo info;
+  info.name = "bfs";
+  info.description = "distributed breadth-first search with Graph500 validation (TEPS)";
+  info.format_version = 1;
+  info.schema = schema;
+  info.create = [](RunContext& run) -> std::unique_ptr<Solver> { return std::make_unique<BfsSolver>(run); };
+  info.bench = bench;
+  return info;
+}
+
+}  // namespace tessera::bfs

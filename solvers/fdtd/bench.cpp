@@ -1,0 +1,261 @@
+#include "solvers/fdtd/bench.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <vector>
+
+#include "comm/cart.hpp"
+#include "comm/collectives.hpp"
+#include "comm/transport.hpp"
+#include "core/device_info.hpp"
+#include "core/error.hpp"
+#include "core/log.hpp"
+#include "core/timer.hpp"
+#include "io/checksum.hpp"
+#include "solvers/fdtd/seed_variants.hpp"
+#include "solvers/fdtd/stepper.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+// A Yee step moves at least 72 bytes per cell: E and H each read 6 and write 3 float32 values.
+constexpr double kBytesPerCell = 72.0;
+constexpr int kTrials = 3;
+
+Model bench_model(std::int64_t n, bool cpml, bool materials) {
+  Model m;
+  m.cells = {n, n, n};
+  m.cell_size = {1e-3, 1e-3, 1e-3};
+  m.dt = 0.99 * courant_limit(m.cell_size);
+  for (auto& axis : m.faces) axis = {cpml ? FaceKind::cpml : FaceKind::pec, cpml ? FaceKind::cpml : FaceKind::pec};
+  m.cpml.thickness = static_cast<int>(std::min<std::int64_t>(10, (n - 1) / 2));
+  m.materials = {{"vacuum", 1, 0, false}, {"pec", 1, 0, true}, {"dielectric", 4, 0.01, false}};
+  if (materials) {
+    Shape s;
+    s.kind = ShapeKind::sphere;
+    s.material = 2;
+    s.center = {0.5 * n * 1e-3, 0.5 * n * 1e-3, 0.5 * n * 1e-3};
+    s.radius = 0.25 * n * 1e-3;
+    m.shapes.push_back(s);
+  }
+  return m;
+}
+
+std::unique_ptr<Stepper> single_rank_stepper(const Model& m, Backend backend) {
+  const LocalDomain d = whole_domain(m.cells, {false, false, false});
+  return std::make_unique<Stepper>(m, d, make_engine(backend, d, h_coefficients(m)), make_local_ghosts(d));
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// Seconds per call of `body` on this rank alone (median of trials of `repeat` calls).
+template <class F>
+double time_local(Engine& e, int repeat, F&& body) {
+  body();
+  body();
+  e.synchronize();
+  std::vector<double> trials;
+  for (int t = 0; t < kTrials; ++t) {
+    HostTimer timer;
+    for (int r = 0; r < repeat; ++r) body();
+    e.synchronize();
+    trials.push_back(timer.seconds() / repeat);
+  }
+  return median(trials);
+}
+
+// The job's seconds per call: every rank times between barriers, the slowest counts.
+template <class F>
+double time_collective(comm::Context& ctx, Engine& e, int repeat, F&& body) {
+  body();
+  body();
+  e.synchronize();
+  std::vector<double> trials;
+  for (int t = 0; t < kTrials; ++t) {
+    comm::barrier(ctx);
+    HostTimer timer;
+    for (int r = 0; r < repeat; ++r) body();
+    e.synchronize();
+    trials.push_back(comm::allreduce(ctx, timer.seconds() / repeat, comm::Op::max));
+  }
+  return median(trials);
+}
+
+// Order-sensitive hash of every interior value of the six components.
+std::uint64_t field_hash(Engine& e) {
+  std::vector<float> host(static_cast<std::size_t>(e.layout().elements()));
+  std::uint64_t h = 0;
+  const auto& n = e.domain().n;
+  for (int c = 0; c < kComponents; ++c) {
+    e.download(c, host);
+    std::uint64_t i = 0;
+    for (std::int64_t z = 0; z < n[2]; ++z)
+      for (std::int64_t y = 0; y < n[1]; ++y)
+        for (std::int64_t x = 0; x < n[0]; ++x) {
+          std::uint32_t bits;
+          std::memcpy(&bits, &host[static_cast<std::size_t>(e.layout().at(x, y, z))], 4);
+          h += io::checksum_term((std::uint64_t(c) << 40) + i++, bits);
+        }
+  }
+  return h;
+}
+
+double copy_bandwidth(Backend backend, bool quick) {
+  if (backend == Backend::cuda) return device_copy_bandwidth(quick ? (std::size_t(1) << 28) : (std::size_t(1) << 30), 10);
+  // Host: an OpenMP copy of 256 MiB (a single memcpy would measure one core).
+  const std::size_t n = (quick ? (std::size_t(1) << 24) : (std::size_t(1) << 26));
+  std::vector<float> a(n, 1.0f), b(n, 0.0f);
+  std::vector<double> times;
+  for (int r = 0; r < 6; ++r) {
+    HostTimer t;
+#pragma omp parallel for schedule(static)
+    for (std::int64_t i = 0; i < static_cast<std::int64_t>(n); ++i) b[static_cast<std::size_t>(i)] = a[static_cast<std::size_t>(i)];
+    if (r > 0) times.push_back(t.seconds());
+  }
+  return 2.0 * double(n) * sizeof(float) / median(times);
+}
+
+std::string cube(std::int64_t n) { return fmt::format("{}^3", n); }
+
+struct BenchRun {
+  comm::Context& ctx;
+  Backend backend;
+  const BenchOptions& o;
+  double limit_cells;  // cells/s at the measured copy bandwidth
+  BenchReport& report;
+
+  void row(std::string name, std::int64_t cells_per_rank, double seconds, std::string note, const std::string& size) {
+    const double rate = double(cells_per_rank) / seconds;
+    report.rows.push_back({std::move(name), size, seconds, rate / 1e9, "G cell-updates/s", rate / limit_cells,
+                           std::move(note)});
+  }
+};
+
+void bench_size(BenchRun& b, std::int64_t n) {
+  const int repeat = std::max(1, b.o.repeat);
+  const std::int64_t cells = n * n * n;
+  const auto single = [&](double local) { return comm::allreduce(b.ctx, local, comm::Op::max); };
+
+  double t_pec = 0;
+  {
+    auto s = single_rank_stepper(bench_model(n, false, false), b.backend);
+    t_pec = single(time_local(s->engine(), repeat, [&] { s->step(); }));
+    b.row("step pec vacuum", cells, t_pec, "full solver step, uniform material", cube(n));
+  }
+  {
+    auto s = single_rank_stepper(bench_model(n, true, false), b.backend);
+    const double t = single(time_local(s->engine(), repeat, [&] { s->step(); }));
+    b.row(fmt::format("step cpml {} (6 faces)", s->model().cpml.thickness), cells, t,
+          fmt::format("CPML overhead {:+.1f}% over pec", 100 * (t / t_pec - 1)), cube(n));
+  }
+  auto s = single_rank_stepper(bench_model(n, false, true), b.backend);
+  Engine& e = s->engine();
+  const double t_mat = single(time_local(e, repeat, [&] { s->step(); }));
+  b.row("step pec materials", cells, t_mat, "full solver step, per-cell material index", cube(n));
+  if (b.backend != Backend::cuda) return;
+
+  // Bulk H + E kernels only, own mapping against the seed's, all reading the material index,
+  // each from the same random fields; the fields must agree bit for bit afterwards.
+  const Box all = e.domain().local();
+  const std::uint64_t seed = 20240611;
+  const auto own = [&] {
+    e.update_h(all);
+    e.update_e(all);
+  };
+  e.fill_random(seed);
+  const double t_own = single(time_local(e, repeat, own));
+  const std::uint64_t steps_done = 2 + std::uint64_t(kTrials) * std::uint64_t(repeat);
+  const std::uint64_t reference = field_hash(e);
+  b.row("tessera columns", cells, t_own, "bulk H+E kernels (reference of the bitwise check)", cube(n));
+  const auto variants = seed_variants(e.domain().n);
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    e.fill_random(seed);
+    const double t = single(time_local(e, repeat, [&] { run_seed_variant(e, static_cast<int>(v)); }));
+    const bool same = field_hash(e) == reference;
+    b.row(variants[v].name, cells, t,
+          fmt::format("{}; {} steps {}", variants[v].launch, steps_done, same ? "bitwise equal" : "DIFFER FROM tessera"),
+          cube(n));
+  }
+}
+
+void bench_weak(BenchRun& b, std::int64_t n) {
+  const int repeat = std::max(1, b.o.repeat);
+  const int p = b.ctx.size();
+  // Baseline: one rank alone on the same local grid, no exchange (pec faces).
+  double t1 = 0;
+  {
+    auto s = single_rank_stepper(bench_model(n, false, false), b.backend);
+    t1 = comm::allreduce(b.ctx, time_local(s->engine(), repeat, [&] { s->step(); }), comm::Op::max);
+  }
+  std::vector<std::string> kinds;
+  if (b.backend == Backend::cpu) kinds = {"auto"};
+  else if (b.o.transport == "auto") kinds = {"staged", "mpi", "nccl"};
+  else kinds = {b.o.transport};
+  // The rank grid MPI_Dims_create picks, so that every rank holds n^3 of a periodic grid.
+  std::array<int, 3> dims{};
+  {
+    comm::CartDecomposition probe(b.ctx, {p, p, p}, {0, 0, 0}, {true, true, true});
+    dims = probe.dims();
+  }
+  Model m = bench_model(n, false, false);
+  m.cells = {n * dims[0], n * dims[1], n * dims[2]};
+  for (auto& axis : m.faces) axis = {FaceKind::periodic, FaceKind::periodic};
+  for (const std::string& kind : kinds) {
+    std::unique_ptr<comm::Transport> tr;
+    try {
+      tr = comm::make_transport(b.ctx, b.backend, kind).transport;
+    } catch (const InputError& err) {
+      log::info("bench fdtd: skipping transport {}: {}", kind, err.what());
+      continue;
+    }
+    comm::CartDecomposition decomp(b.ctx, m.cells, dims, {true, true, true});
+    const LocalDomain d = local_domain(decomp);
+    auto engine = make_engine(b.backend, d, h_coefficients(m));
+    auto ghosts = make_halo_ghosts(decomp, *tr, engine->layout());
+    Stepper s(m, d, std::move(engine), std::move(ghosts));
+    const double t = time_collective(b.ctx, s.engine(), repeat, [&] { s.step(); });
+    b.row(fmt::format("weak {} P={}", comm::to_string(tr->kind()), p), n * n * n, t,
+          fmt::format("periodic {}x{}x{} ranks, halo overlapped; efficiency {:.1f}% of one rank alone ({:.3f} ms)",
+                      dims[0], dims[1], dims[2], 100 * t1 / t, 1e3 * t1),
+          fmt::format("{}/rank", cube(n)));
+  }
+}
+
+}  // namespace
+
+BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
+  const Backend backend = resolve_backend(parse_backend(o.backend, "--backend"));
+  BenchReport report;
+  report.title = fmt::format("tessera bench fdtd: {} rank(s), backend {}, float32 Yee steps", ctx.size(),
+                             to_string(backend));
+  const auto dev = current_device_info();
+  report.device = backend == Backend::cuda && dev ? fmt::format("{} x{}", dev->name, ctx.size())
+                                                  : fmt::format("CPU ({} rank(s))", ctx.size());
+  const double bw = comm::allreduce(ctx, copy_bandwidth(backend, o.quick), comm::Op::min);
+  report.limit = fmt::format("{:.0f} bytes/cell at the measured copy bandwidth {:.1f} GB/s = {:.2f} G cell-updates/s",
+                             kBytesPerCell, bw / 1e9, bw / kBytesPerCell / 1e9);
+  const double copy_bytes = backend == Backend::cuda ? (o.quick ? 0.25 : 1.0) * (1 << 30) : (o.quick ? 64.0 : 256.0) * (1 << 20);
+  report.rows.push_back({backend == Backend::cuda ? "copy D2D (cudaMemcpy)" : "copy (OpenMP loop)",
+                         fmt::format("{:.0f} MiB", copy_bytes / (1 << 20)), 2 * copy_bytes / bw, bw / 1e9, "GB/s", 0,
+                         "read + write bytes per second"});
+  BenchRun b{ctx, backend, o, bw / kBytesPerCell, report};
+  const bool gpu = backend == Backend::cuda;
+  const std::vector<std::int64_t> sizes = o.quick ? (gpu ? std::vector<std::int64_t>{64, 128} : std::vector<std::int64_t>{24, 32})
+                                                  : (gpu ? std::vector<std::int64_t>{128, 256, 384, 512}
+                                                         : std::vector<std::int64_t>{64, 128});
+  for (std::int64_t n : sizes) {
+    log::info("bench fdtd: {}^3", n);
+    bench_size(b, n);
+  }
+  const std::int64_t weak = o.quick ? (gpu ? 128 : 16) : (gpu ? 512 : 64);
+  log::info("bench fdtd: weak scaling at {}^3 per rank", weak);
+  bench_weak(b, weak);
+  return report;
+}
+
+}  // namespace tessera::fdtd

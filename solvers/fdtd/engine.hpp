@@ -1,0 +1,105 @@
+#pragma once
+// Engine: one rank's field storage and the kernels that update it, behind one interface with a
+// cpu (OpenMP) and a cuda implementation. The Stepper decides what runs when; an Engine only
+// knows how. All boxes are in local cells (0 <= i < n), never ghosts.
+//
+// Arrays: the six components and the material index share one Layout (grid.hpp); psi arrays
+// of the CPML slabs are dense over each slab's local box. Ghost cells start at zero; only the
+// halo exchange writes them.
+//
+// Streams (cuda): kernels run in order on the compute stream; the halo exchange packs on the
+// halo stream, which halo_after_compute() orders after the work queued so far.
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/stream.hpp"
+#include "solvers/fdtd/cpml.hpp"
+#include "solvers/fdtd/grid.hpp"
+#include "solvers/fdtd/materials.hpp"
+#include "solvers/fdtd/yee.hpp"
+
+namespace tessera::fdtd {
+
+// A source acting on one node: soft adds `value`, hard sets it.
+struct Kick {
+  std::int64_t index = 0;  // Layout index
+  int component = 0;       // 0..2 (E)
+  int hard = 0;
+  float value = 0;
+};
+
+// A probed node.
+struct Sample {
+  std::int64_t index = 0;
+  int component = 0;  // 0..5
+};
+
+// Sums for the energy: electric  sum eps_r |E|^2,  magnetic  sum H(n-1/2) . H(n+1/2) with
+// H(n+1/2) from the bulk update (CPML corrections and sources left out).
+struct EnergySums {
+  double electric = 0, magnetic = 0;
+};
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+
+  virtual Backend backend() const = 0;
+  const LocalDomain& domain() const { return domain_; }
+  const Layout& layout() const { return layout_; }
+
+  // ---- set-up ----
+  // The material index (Layout-shaped, elements() values) and the table. `uniform`: every cell
+  // of this rank has material 0 of the table, so kernels may skip the index.
+  virtual void set_materials(std::span<const MaterialIndex> index, const MaterialTable& table, bool uniform) = 0;
+  virtual void set_cpml(const std::vector<CpmlSlab>& slabs) = 0;
+  virtual void set_samples(std::span<const Sample> samples, int max_rows) = 0;
+
+  // ---- host access (synchronous) ----
+  // A component's whole array (Layout elements, ghosts included).
+  virtual void download(int component, std::span<float> host) = 0;
+  virtual void upload(int component, std::span<const float> host) = 0;
+  // psi arrays of slab s: 0, 1 for E_p, E_q; 2, 3 for H_p, H_q (cpml.hpp), dense over slab.local.
+  virtual void download_psi(int slab, int which, std::span<float> host) = 0;
+  virtual void upload_psi(int slab, int which, std::span<const float> host) = 0;
+  // Interior cells of every component <- random_field_value(seed, ...) at their global cell.
+  virtual void fill_random(std::uint64_t seed) = 0;
+  // Base pointers in the engine's memory, for the halo exchange.
+  virtual void* base(int component) = 0;
+
+  // ---- kernels (queued in order) ----
+  virtual void update_h(const Box& box) = 0;
+  virtual void update_e(const Box& box) = 0;
+  virtual void cpml_h(int slab) = 0;
+  virtual void cpml_e(int slab) = 0;
+  // E components tangential to the plane i_axis = 0 set to 0 (a PEC wall there).
+  virtual void zero_tangential_e(int axis) = 0;
+  virtual void apply_kicks(std::span<const Kick> kicks) = 0;
+  // Probe values into row `row` of the sample buffer; read_samples copies rows [0, rows).
+  virtual void sample(int row) = 0;
+  virtual void read_samples(int rows, std::span<float> host) = 0;
+  // Needs the E ghosts that the H update reads.
+  virtual EnergySums energy() = 0;
+
+  // ---- ordering ----
+  virtual stream_t compute_stream() const { return nullptr; }
+  virtual stream_t halo_stream() const { return nullptr; }
+  virtual void halo_after_compute() {}
+  virtual void synchronize() {}
+
+ protected:
+  Engine(const LocalDomain& domain, const HCoeffs& ch) : domain_(domain), layout_(make_layout(domain.n)), ch_(ch) {}
+  LocalDomain domain_;
+  Layout layout_;
+  HCoeffs ch_;
+};
+
+std::unique_ptr<Engine> make_cpu_engine(const LocalDomain& domain, const HCoeffs& ch);
+// Throws InputError in a build without CUDA.
+std::unique_ptr<Engine> make_cuda_engine(const LocalDomain& domain, const HCoeffs& ch);
+std::unique_ptr<Engine> make_engine(Backend backend, const LocalDomain& domain, const HCoeffs& ch);
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,302 @@
+// The cpu engine: OpenMP loops over (k, j) with x innermost, evaluating the yee.hpp formulas.
+// It is the reference the cuda engine is tested against.
+#include <algorithm>
+#include <array>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "solvers/fdtd/engine.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+// Below this many cells a loop runs on one thread: tiny boxes (shells, planes, test grids on
+// oversubscribed ranks) would spend longer waking threads than computing.
+constexpr std::int64_t kParallelCells = 32768;
+
+class CpuEngine final : public Engine {
+ public:
+  CpuEngine(const LocalDomain& domain, const HCoeffs& ch) : Engine(domain, ch) {
+    const auto n = static_cast<std::size_t>(allocation_elements(layout_));
+    for (int c = 0; c < kComponents; ++c) {
+      store_[c].assign(n, 0.0f);
+      base_[c] = store_[c].data() + kLeadPad;
+    }
+    mat_store_.assign(n, 0);
+    table_ = {Material{}};
+    eps_r_ = {1.0f};
+  }
+
+  Backend backend() const override { return Backend::cpu; }
+
+  void set_materials(std::span<const MaterialIndex> index, const MaterialTable& table, bool uniform) override {
+    if (static_cast<std::int64_t>(index.size()) != layout_.elements())
+      throw std::logic_error("CpuEngine::set_materials: index size differs from the layout");
+    std::copy(index.begin(), index.end(), mat_store_.begin() + kLeadPad);
+    table_ = table.coeffs;
+    eps_r_ = table.eps_r;
+    uniform_ = uniform;
+  }
+
+  void set_cpml(const std::vector<CpmlSlab>& slabs) override {
+    slabs_.clear();
+    for (const CpmlSlab& s : slabs) {
+      SlabState st{s, {}};
+      for (auto& p : st.psi) p.assign(static_cast<std::size_t>(s.local.cells()), 0.0f);
+      slabs_.push_back(std::move(st));
+    }
+  }
+
+  void set_samples(std::span<const Sample> samples, int max_rows) override {
+    samples_.assign(samples.begin(), samples.end());
+    rows_.assign(samples_.size() * static_cast<std::size_t>(max_rows), 0.0f);
+    max_rows_ = max_rows;
+  }
+
+  void download(int c, std::span<float> host) override {
+    check_size(host.size(), "download");
+    std::copy_n(base_[c], host.size(), host.data());
+  }
+  void upload(int c, std::span<const float> host) override {
+    check_size(host.size(), "upload");
+    std::copy(host.begin(), host.end(), base_[c]);
+  }
+  void download_psi(int slab, int which, std::span<float> host) override {
+    const auto& p = slabs_.at(slab).psi.at(which);
+    if (host.size() != p.size()) throw std::logic_error("CpuEngine::download_psi: size mismatch");
+    std::copy(p.begin(), p.end(), host.begin());
+  }
+  void upload_psi(int slab, int which, std::span<const float> host) override {
+    auto& p = slabs_.at(slab).psi.at(which);
+    if (host.size() != p.size()) throw std::logic_error("CpuEngine::upload_psi: size mismatch");
+    std::copy(host.begin(), host.end(), p.begin());
+  }
+
+  void fill_random(std::uint64_t seed) override {
+    const auto& n = domain_.n;
+    const auto& o = domain_.offset;
+    for (int c = 0; c < kComponents; ++c)
+#pragma omp parallel for collapse(2) if (n[0] * n[1] * n[2] > kParallelCells)
+      for (std::int64_t k = 0; k < n[2]; ++k)
+        for (std::int64_t j = 0; j < n[1]; ++j)
+          for (std::int64_t i = 0; i < n[0]; ++i)
+            base_[c][layout_.at(i, j, k)] = random_field_value(seed, c, o[0] + i, o[1] + j, o[2] + k);
+  }
+
+  void* base(int c) override { return base_[c]; }
+
+  void update_h(const Box& b) override {
+    if (b.empty()) return;
+    const std::int64_t sy = layout_.pitch, sz = layout_.plane();
+    const HCoeffs k = ch_;
+#pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
+    for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z) {
+      for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
+        float* __restrict hx = base_[kHx];
+        float* __restrict hy = base_[kHy];
+        float* __restrict hz = base_[kHz];
+        const float* __restrict ex = base_[kEx];
+        const float* __restrict ey = base_[kEy];
+        const float* __restrict ez = base_[kEz];
+        const std::int64_t row = layout_.at(0, y, z);
+        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x) {
+          const std::int64_t c = row + x;
+          hx[c] = curl_step_h(hx[c], k.cy, ez[c + sy], ez[c], k.cz, ey[c + sz], ey[c]);
+          hy[c] = curl_step_h(hy[c], k.cz, ex[c + sz], ex[c], k.cx, ez[c + 1], ez[c]);
+          hz[c] = curl_step_h(hz[c], k.cx, ey[c + 1], ey[c], k.cy, ex[c + sy], ex[c]);
+        }
+      }
+    }
+  }
+
+  void update_e(const Box& b) override {
+    if (b.empty()) return;
+    const std::int64_t sy = layout_.pitch, sz = layout_.plane();
+    const Material* table = table_.data();
+    const MaterialIndex* mat = mat_base();
+    const bool uniform = uniform_;
+#pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
+    for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z) {
+      for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
+        float* __restrict ex = base_[kEx];
+        float* __restrict ey = base_[kEy];
+        float* __restrict ez = base_[kEz];
+        const float* __restrict hx = base_[kHx];
+        const float* __restrict hy = base_[kHy];
+        const float* __restrict hz = base_[kHz];
+        const std::int64_t row = layout_.at(0, y, z);
+        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x) {
+          const std::int64_t c = row + x;
+          const Material m = table[uniform ? 0 : mat[c]];
+          ex[c] = curl_step_e(ex[c], m.ca, m.cby, hz[c], hz[c - sy], m.cbz, hy[c], hy[c - sz]);
+          ey[c] = curl_step_e(ey[c], m.ca, m.cbz, hx[c], hx[c - sz], m.cbx, hz[c], hz[c - 1]);
+          ez[c] = curl_step_e(ez[c], m.ca, m.cbx, hy[c], hy[c - 1], m.cby, hx[c], hx[c - sy]);
+        }
+      }
+    }
+  }
+
+  void cpml_e(int s) override { cpml(s, true); }
+  void cpml_h(int s) override { cpml(s, false); }
+
+  void zero_tangential_e(int axis) override {
+    Box plane{{0, 0, 0}, domain_.n};
+    plane.hi[axis] = 1;
+    for (int c : {(axis + 1) % 3, (axis + 2) % 3})
+      for (std::int64_t z = plane.lo[2]; z < plane.hi[2]; ++z)
+        for (std::int64_t y = plane.lo[1]; y < plane.hi[1]; ++y)
+          for (std::int64_t x = plane.lo[0]; x < plane.hi[0]; ++x) base_[c][layout_.at(x, y, z)] = 0.0f;
+  }
+
+  void apply_kicks(std::span<const Kick> kicks) override {
+    for (const Kick& k : kicks) {
+      float& f = base_[k.component][k.index];
+      f = k.hard ? k.value : f + k.value;
+    }
+  }
+
+  void sample(int row) override {
+    if (row < 0 || row >= max_rows_) throw std::logic_error("CpuEngine::sample: row outside the sample buffer");
+    float* out = rows_.data() + static_cast<std::size_t>(row) * samples_.size();
+    for (std::size_t s = 0; s < samples_.size(); ++s) out[s] = base_[samples_[s].component][samples_[s].index];
+  }
+
+  void read_samples(int rows, std::span<float> host) override {
+    const std::size_t n = static_cast<std::size_t>(rows) * samples_.size();
+    if (host.size() != n || rows > max_rows_) throw std::logic_error("CpuEngine::read_samples: size mismatch");
+    std::copy_n(rows_.data(), n, host.data());
+  }
+
+  EnergySums energy() override {
+    const auto& n = domain_.n;
+    const std::int64_t sy = layout_.pitch, sz = layout_.plane();
+    const HCoeffs k = ch_;
+    const MaterialIndex* mat = mat_base();
+    double we = 0, wh = 0;
+    const float* ex = base_[kEx];
+    const float* ey = base_[kEy];
+    const float* ez = base_[kEz];
+    const float* hx = base_[kHx];
+    const float* hy = base_[kHy];
+    const float* hz = base_[kHz];
+#pragma omp parallel for collapse(2) reduction(+ : we, wh) if (n[0] * n[1] * n[2] > kParallelCells)
+    for (std::int64_t z = 0; z < n[2]; ++z) {
+      for (std::int64_t y = 0; y < n[1]; ++y) {
+        for (std::int64_t x = 0; x < n[0]; ++x) {
+          const std::int64_t c = layout_.at(x, y, z);
+          const double e2 = double(ex[c]) * ex[c] + double(ey[c]) * ey[c] + double(ez[c]) * ez[c];
+          we += e2 * eps_r_[uniform_ ? 0 : mat[c]];
+          const float nx = curl_step_h(hx[c], k.cy, ez[c + sy], ez[c], k.cz, ey[c + sz], ey[c]);
+          const float ny = curl_step_h(hy[c], k.cz, ex[c + sz], ex[c], k.cx, ez[c + 1], ez[c]);
+          const float nz = curl_step_h(hz[c], k.cx, ey[c + 1], ey[c], k.cy, ex[c + sy], ex[c]);
+          wh += double(hx[c]) * nx + double(hy[c]) * ny + double(hz[c]) * nz;
+        }
+      }
+    }
+    return {we, wh};
+  }
+
+ private:
+  struct SlabState {
+    CpmlSlab slab;
+    std::array<std::vector<float>, 4> psi;
+  };
+
+  void check_size(std::size_t n, const char* what) const {
+    if (static_cast<std::int64_t>(n) != layout_.elements())
+      throw std::logic_error(std::string("CpuEngine::") + what + ": host array size differs from the layout");
+  }
+  const MaterialIndex* mat_base() const { return mat_store_.data() + kLeadPad; }
+
+  // One slab's CPML corrections (yee.hpp): E reads H at -1 along the axis, H reads E at +1.
+  void cpml(int s, bool electric) {
+    SlabState& st = slabs_.at(s);
+    if (st.slab.local.empty()) return;
+    switch (st.slab.axis * 2 + (electric ? 1 : 0)) {
+      case 0: return cpml_slab<0, false>(st);
+      case 1: return cpml_slab<0, true>(st);
+      case 2: return cpml_slab<1, false>(st);
+      case 3: return cpml_slab<1, true>(st);
+      case 4: return cpml_slab<2, false>(st);
+      default: return cpml_slab<2, true>(st);
+    }
+  }
+
+  template <int A, bool kElectric>
+  void cpml_slab(SlabState& st) {
+    constexpr int p = (A + 1) % 3, q = (A + 2) % 3;
+    const Box& b = st.slab.local;
+    const std::int64_t sa = A == 0 ? 1 : A == 1 ? layout_.pitch : layout_.plane();
+    const std::int64_t ex0 = b.extent(0), ex1 = b.extent(1);
+    const MaterialIndex* mat = mat_base();
+    const Material* table = table_.data();
+    const bool uniform = uniform_;
+    const float ch_a = A == 0 ? ch_.cx : A == 1 ? ch_.cy : ch_.cz;
+    const CpmlCoeffs* profile = st.slab.profile.data();
+    // E: psi 0, 1 correct E_p, E_q from H_q, H_p; H: psi 2, 3 correct H_p, H_q from E_q, E_p.
+    float* __restrict psi_a = st.psi[kElectric ? 0 : 2].data();
+    float* __restrict psi_b = st.psi[kElectric ? 1 : 3].data();
+    float* __restrict fp = base_[kElectric ? p : 3 + p];
+    float* __restrict fq = base_[kElectric ? q : 3 + q];
+    const float* __restrict gq = base_[kElectric ? 3 + q : q];
+    const float* __restrict gp = base_[kElectric ? 3 + p : p];
+#pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
+    for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z) {
+      for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
+        const std::int64_t row = layout_.at(0, y, z);
+        const std::int64_t drow = ((z - b.lo[2]) * ex1 + (y - b.lo[1])) * ex0 - b.lo[0];
+        const std::int64_t along_row = A == 1 ? y - b.lo[1] : A == 2 ? z - b.lo[2] : 0;
+        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x) {
+          const std::int64_t c = row + x, d = drow + x;
+          const CpmlCoeffs& pc = profile[A == 0 ? x - b.lo[0] : along_row];
+          if constexpr (kElectric) {
+            const Material m = table[uniform ? 0 : mat[c]];
+            const float cb_a = A == 0 ? m.cbx : A == 1 ? m.cby : m.cbz;
+            const float dq = gq[c] - gq[c - sa];
+            psi_a[d] = cpml_psi(psi_a[d], pc.be, pc.ce, dq);
+            fp[c] = cpml_correct(fp[c], -cb_a, pc.ke, dq, psi_a[d]);
+            const float dp = gp[c] - gp[c - sa];
+            psi_b[d] = cpml_psi(psi_b[d], pc.be, pc.ce, dp);
+            fq[c] = cpml_correct(fq[c], cb_a, pc.ke, dp, psi_b[d]);
+          } else {
+            const float dq = gq[c + sa] - gq[c];
+            psi_a[d] = cpml_psi(psi_a[d], pc.bh, pc.ch, dq);
+            fp[c] = cpml_correct(fp[c], ch_a, pc.kh, dq, psi_a[d]);
+            const float dp = gp[c + sa] - gp[c];
+            psi_b[d] = cpml_psi(psi_b[d], pc.bh, pc.ch, dp);
+            fq[c] = cpml_correct(fq[c], -ch_a, pc.kh, dp, psi_b[d]);
+          }
+        }
+      }
+    }
+  }
+
+  std::array<std::vector<float>, kComponents> store_;
+  float* base_[kComponents]{};
+  std::vector<MaterialIndex> mat_store_;
+  std::vector<Material> table_;
+  std::vector<float> eps_r_;
+  bool uniform_ = true;
+  std::vector<SlabState> slabs_;
+  std::vector<Sample> samples_;
+  std::vector<float> rows_;
+  int max_rows_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Engine> make_cpu_engine(const LocalDomain& domain, const HCoeffs& ch) {
+  return std::make_unique<CpuEngine>(domain, ch);
+}
+
+std::unique_ptr<Engine> make_engine(Backend backend, const LocalDomain& domain, const HCoeffs& ch) {
+  return backend == Backend::cuda ? make_cuda_engine(domain, ch) : make_cpu_engine(domain, ch);
+}
+
+#if !defined(TESSERA_HAVE_CUDA)
+std::unique_ptr<Engine> make_cuda_engine(const LocalDomain&, const HCoeffs&) {
+  throw InputError("the fdtd cuda backend is not available: this tessera was built without CUDA");
+}
+#endif
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,88 @@
+#pragma once
+// The cuda engine (only *.cu files include this). Fields are SoA float arrays with rows padded
+// to 128 bytes; the bulk updates are separate H and E kernels in which consecutive threads take
+// consecutive x, each thread marching up a short column in z and carrying the z-neighbour it
+// already loaded; CPML, PEC walls, sources and probes are small kernels over their regions.
+#include <cuda_runtime.h>
+
+#include <array>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "core/stream.hpp"
+#include "solvers/fdtd/engine.hpp"
+
+namespace tessera::fdtd {
+
+// What kernels need to address the fields (device pointers).
+struct DeviceView {
+  FieldPtrs f;
+  const MaterialIndex* mat;
+  const Material* table;
+  HCoeffs ch;
+  Layout layout;
+  Index3 n;
+  bool uniform;
+};
+
+class CudaEngine final : public Engine {
+ public:
+  CudaEngine(const LocalDomain& domain, const HCoeffs& ch);
+  ~CudaEngine() override;
+
+  Backend backend() const override { return Backend::cuda; }
+  void set_materials(std::span<const MaterialIndex> index, const MaterialTable& table, bool uniform) override;
+  void set_cpml(const std::vector<CpmlSlab>& slabs) override;
+  void set_samples(std::span<const Sample> samples, int max_rows) override;
+  void download(int component, std::span<float> host) override;
+  void upload(int component, std::span<const float> host) override;
+  void download_psi(int slab, int which, std::span<float> host) override;
+  void upload_psi(int slab, int which, std::span<const float> host) override;
+  void fill_random(std::uint64_t seed) override;
+  void* base(int component) override { return base_[component]; }
+  void update_h(const Box& box) override;
+  void update_e(const Box& box) override;
+  void cpml_h(int slab) override;
+  void cpml_e(int slab) override;
+  void zero_tangential_e(int axis) override;
+  void apply_kicks(std::span<const Kick> kicks) override;
+  void sample(int row) override;
+  void read_samples(int rows, std::span<float> host) override;
+  EnergySums energy() override;
+  stream_t compute_stream() const override { return compute_.get(); }
+  stream_t halo_stream() const override { return halo_.get(); }
+  void halo_after_compute() override;
+  void synchronize() override;
+
+  DeviceView view() const;
+  // Cells per thread column in z for a box (chosen to keep several waves of blocks).
+  int column_length(const Box& box) const;
+  // The bulk update through the generic one-thread-per-cell kernel (the shells use it).
+  void update_h_generic(const Box& box);
+  void update_e_generic(const Box& box);
+
+ private:
+  struct SlabState {
+    CpmlSlab slab;
+    std::array<DeviceBuffer<float>, 4> psi;
+    DeviceBuffer<CpmlCoeffs> profile;
+  };
+  void cpml(int slab, bool electric);
+
+  std::array<DeviceBuffer<float>, kComponents> store_;
+  float* base_[kComponents]{};
+  DeviceBuffer<MaterialIndex> mat_store_;
+  DeviceBuffer<Material> table_;
+  DeviceBuffer<float> eps_r_;
+  bool uniform_ = true;
+  std::vector<SlabState> slabs_;
+  DeviceBuffer<Sample> samples_;
+  DeviceBuffer<float> rows_;
+  int nsamples_ = 0, max_rows_ = 0;
+  DeviceBuffer<double> partials_;
+  Stream compute_, halo_;
+  cudaEvent_t ready_ = nullptr;
+  int concurrent_blocks_ = 0;  // 256-thread blocks resident on the whole device
+};
+
+}  // namespace tessera::fdtd

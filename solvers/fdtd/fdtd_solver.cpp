@@ -1,0 +1,75 @@
+#include "solvers/fdtd/fdtd_solver.hpp"
+
+#include <fmt/format.h>
+
+#include "comm/collectives.hpp"
+#include "comm/errors.hpp"
+#include "core/log.hpp"
+#include "solvers/fdtd/state_io.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+// Probe rows kept in memory before they go to probes.h5 during a long run.
+constexpr std::int64_t kFlushRows = 8192;
+
+const char* face_name(FaceKind f) { return f == FaceKind::pec ? "pec" : f == FaceKind::periodic ? "periodic" : "cpml"; }
+
+}  // namespace
+
+FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(model_from_deck(run.deck)) {
+  decomp_ = std::make_unique<comm::CartDecomposition>(
+      ctx_, model_.cells, model_.ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});
+  const LocalDomain domain = local_domain(*decomp_);
+  std::unique_ptr<Engine> engine;
+  // One rank may fail alone here (device memory): agree before the collective halo set-up.
+  comm::agree(ctx_, [&] { engine = make_engine(run.backend, domain, h_coefficients(model_)); });
+  auto ghosts = make_halo_ghosts(*decomp_, run.transport, engine->layout());
+  stepper_ = std::make_unique<Stepper>(model_, domain, std::move(engine), std::move(ghosts));
+  probes_ = std::make_unique<ProbeLog>(ctx_, run.output_dir / "probes.h5", model_);
+  fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, domain);
+
+  const auto& dims = decomp_->dims();
+  log::info("fdtd: {}x{}x{} cells of {:g} x {:g} x {:g} m, dt = {:.6g} s (courant {:.4f}), {} material(s), {} "
+            "shape(s), {} source(s), {} probe(s)",
+            model_.cells[0], model_.cells[1], model_.cells[2], model_.cell_size[0], model_.cell_size[1],
+            model_.cell_size[2], model_.dt, model_.dt / courant_limit(model_.cell_size), model_.materials.size(),
+            model_.shapes.size(), model_.sources.size(), model_.probes.size());
+  log::info("fdtd: faces x {}/{}, y {}/{}, z {}/{}; ranks {}x{}x{}, rank 0 holds {}x{}x{} cells", face_name(model_.faces[0][0]),
+            face_name(model_.faces[0][1]), face_name(model_.faces[1][0]), face_name(model_.faces[1][1]),
+            face_name(model_.faces[2][0]), face_name(model_.faces[2][1]), dims[0], dims[1], dims[2], domain.n[0],
+            domain.n[1], domain.n[2]);
+}
+
+void FdtdSolver::initialize() { probes_->start(); }
+
+void FdtdSolver::restart(io::CheckpointReader& checkpoint) {
+  read_state(checkpoint, *stepper_);
+  probes_->resume(stepper_->steps());
+  fields_->resume(stepper_->steps());
+}
+
+void FdtdSolver::advance() {
+  stepper_->step();
+  if (stepper_->pending_rows() >= kFlushRows) probes_->flush(*stepper_);
+}
+
+void FdtdSolver::write_output() { fields_->write(*stepper_); }
+
+void FdtdSolver::diagnostics() {
+  const Stepper::Energy mine = stepper_->local_energy();
+  double e[2] = {mine.electric, mine.magnetic};
+  comm::allreduce_inplace(ctx_, std::span<double>(e, 2), comm::Op::sum);
+  log::info("step {}: energy {:.9e} J (electric {:.4e}, magnetic {:.4e})", stepper_->steps(), e[0] + e[1], e[0], e[1]);
+  probes_->append_energy(stepper_->steps(), stepper_->time(), e[0], e[1]);
+  probes_->flush(*stepper_);
+}
+
+void FdtdSolver::write_checkpoint(io::CheckpointWriter& checkpoint) {
+  probes_->flush(*stepper_);  // the file then holds every row up to this step
+  write_state(checkpoint, *stepper_);
+}
+
+void FdtdSolver::summary() { probes_->flush(*stepper_); }
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,121 @@
+#include "solvers/fdtd/ghosts.hpp"
+
+#include <array>
+#include <stdexcept>
+#include <vector>
+
+#include "comm/cart.hpp"
+#include "comm/halo.hpp"
+#include "comm/transport.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+// The two components tangential to faces normal to `axis`, of E (0) or H (3).
+std::array<int, 2> tangential(int axis, int first) { return {first + (axis + 1) % 3, first + (axis + 2) % 3}; }
+
+class HaloGhosts final : public Ghosts {
+ public:
+  HaloGhosts(const comm::CartDecomposition& decomp, comm::Transport& transport, const Layout& layout) {
+    comm::HaloLayout hl;
+    hl.n = decomp.local_size();
+    hl.ghost = 1;
+    hl.pitch = layout.pitch;
+    hl.rows = layout.rows;
+    hl.elem_size = sizeof(float);
+    for (int a = 0; a < 3; ++a) {
+      for (int side = 0; side < 2; ++side) {
+        comm::HaloOptions opt;
+        opt.fill = {{{false, false}, {false, false}, {false, false}}};
+        opt.fill[a][side] = true;  // E: high (side 1), H: low (side 0)
+        auto& slot = side == 1 ? e_[a] : h_[a];
+        slot = std::make_unique<comm::HaloExchange>(decomp, transport, hl, 2, opt);
+      }
+    }
+  }
+
+  void begin(HalfStep which, Engine& engine) override {
+    engine.halo_after_compute();
+    const bool e = which == HalfStep::e_for_h;
+    for (int a = 0; a < 3; ++a) {
+      const auto comps = tangential(a, e ? 0 : 3);
+      void* const fields[2] = {engine.base(comps[0]), engine.base(comps[1])};
+      (e ? e_ : h_)[a]->begin(fields, engine.halo_stream());
+    }
+  }
+
+  void finish(HalfStep which, Engine& engine) override {
+    for (auto& x : which == HalfStep::e_for_h ? e_ : h_) x->finish(engine.compute_stream());
+  }
+
+ private:
+  std::array<std::unique_ptr<comm::HaloExchange>, 3> e_, h_;
+};
+
+// Copies the periodic wrap of a single rank: the ghost layer gets the interior layer at the
+// other end of the axis (what a self-exchange of HaloExchange delivers).
+class LocalGhosts final : public Ghosts {
+ public:
+  explicit LocalGhosts(const LocalDomain& d) : domain_(d), layout_(make_layout(d.n)) {}
+
+  void begin(HalfStep, Engine&) override {}
+
+  void finish(HalfStep which, Engine& engine) override {
+    const auto& n = domain_.n;
+    const bool e = which == HalfStep::e_for_h;
+    const int side = e ? 1 : 0;
+    for (int a = 0; a < 3; ++a) {
+      if (!domain_.neighbour[a][side]) continue;
+      if (engine.backend() != Backend::cpu)
+        throw std::logic_error("LocalGhosts wraps periodic axes in host memory only (a cpu engine)");
+      const std::int64_t ghost = e ? n[a] : -1, source = e ? 0 : n[a] - 1;
+      for (int comp : tangential(a, e ? 0 : 3)) {
+        float* f = static_cast<float*>(engine.base(comp));
+        Box face{{0, 0, 0}, n};
+        face.hi[a] = 1;
+        for (std::int64_t z = face.lo[2]; z < face.hi[2]; ++z)
+          for (std::int64_t y = face.lo[1]; y < face.hi[1]; ++y)
+            for (std::int64_t x = face.lo[0]; x < face.hi[0]; ++x) {
+              Index3 g{x, y, z}, s{x, y, z};
+              g[a] = ghost;
+              s[a] = source;
+              f[layout_.at(g[0], g[1], g[2])] = f[layout_.at(s[0], s[1], s[2])];
+            }
+      }
+    }
+  }
+
+ private:
+  LocalDomain domain_;
+  Layout layout_;
+};
+
+}  // namespace
+
+std::unique_ptr<Ghosts> make_halo_ghosts(const comm::CartDecomposition& decomp, comm::Transport& transport,
+                                         const Layout& layout) {
+  return std::make_unique<HaloGhosts>(decomp, transport, layout);
+}
+
+std::unique_ptr<Ghosts> make_local_ghosts(const LocalDomain& domain) { return std::make_unique<LocalGhosts>(domain); }
+
+LocalDomain local_domain(const comm::CartDecomposition& decomp) {
+  LocalDomain d;
+  d.global = decomp.global();
+  d.offset = decomp.local_offset();
+  d.n = decomp.local_size();
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) d.neighbour[a][s] = decomp.neighbor(a, s) != MPI_PROC_NULL;
+  return d;
+}
+
+LocalDomain whole_domain(const Index3& cells, std::array<bool, 3> periodic) {
+  LocalDomain d;
+  d.global = cells;
+  d.offset = {0, 0, 0};
+  d.n = cells;
+  for (int a = 0; a < 3; ++a) d.neighbour[a] = {periodic[a], periodic[a]};
+  return d;
+}
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,42 @@
+#pragma once
+// Ghosts: fills the ghost layers each half step reads, and nothing more.
+//   before the H update: E tangential to each face, in the high ghost layers (H reads E at +1)
+//   before the E update: H tangential to each face, in the low ghost layers (E reads H at -1)
+// begin() starts the transfer after the engine's queued work; finish() completes it; the
+// Stepper updates the interior in between. Ghost layers at non-periodic domain faces are left
+// alone (zero: the PEC wall behind a pec or cpml face).
+#include <memory>
+
+#include "solvers/fdtd/engine.hpp"
+
+namespace tessera::comm {
+class CartDecomposition;
+class Transport;
+}  // namespace tessera::comm
+
+namespace tessera::fdtd {
+
+enum class HalfStep { e_for_h, h_for_e };
+
+class Ghosts {
+ public:
+  virtual ~Ghosts() = default;
+  virtual void begin(HalfStep which, Engine& engine) = 0;
+  virtual void finish(HalfStep which, Engine& engine) = 0;
+};
+
+// Across ranks through comm::HaloExchange: per axis one exchange of the two tangential
+// components, filling only the side the next update reads. Collective to construct.
+std::unique_ptr<Ghosts> make_halo_ghosts(const comm::CartDecomposition& decomp, comm::Transport& transport,
+                                         const Layout& layout);
+
+// One rank without MPI (tests, serial reference): periodic axes wrap by copying, in host
+// memory only (a cpu engine).
+std::unique_ptr<Ghosts> make_local_ghosts(const LocalDomain& domain);
+
+// The LocalDomain of this rank of a decomposition.
+LocalDomain local_domain(const comm::CartDecomposition& decomp);
+// A single-rank LocalDomain of the whole grid; `periodic` axes have both ghosts filled.
+LocalDomain whole_domain(const Index3& cells, std::array<bool, 3> periodic);
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,393 @@
+#include "solvers/fdtd/model.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include "core/deck/suggest.hpp"
+#include "core/error.hpp"
+#include "solvers/fdtd/constants.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+constexpr const char* kAxis[3] = {"x", "y", "z"};
+constexpr const char* kFaceKey[3][2] = {{"x_low", "x_high"}, {"y_low", "y_high"}, {"z_low", "z_high"}};
+
+std::array<double, 3> vec3(const deck::FloatArray& v) { return {v[0], v[1], v[2]}; }
+
+FaceKind parse_face(const std::string& s) {
+  if (s == "periodic") return FaceKind::periodic;
+  if (s == "cpml") return FaceKind::cpml;
+  return FaceKind::pec;
+}
+
+void read_grid(const deck::Config& d, Model& m) {
+  const auto& cells = d.get_int_array("fdtd.cells");
+  const auto& size = d.get_double_array("fdtd.cell_size");
+  for (int a = 0; a < 3; ++a) {
+    m.cells[a] = cells[a];
+    m.cell_size[a] = size[a];
+  }
+  const double limit = courant_limit(m.cell_size);
+  if (d.has("fdtd.dt")) {
+    m.dt = d.get_double("fdtd.dt");
+    if (m.dt > limit)
+      throw InputError(fmt::format(
+          "{}: fdtd.dt = {:.6g} s is unstable: the Courant limit of the 3D Yee scheme for cells {:g} x {:g} x {:g} m "
+          "is dt <= {:.6g} s (courant = {:.4f}); use a smaller dt or set fdtd.courant <= 1 instead",
+          d.where("fdtd.dt"), m.dt, m.cell_size[0], m.cell_size[1], m.cell_size[2], limit, m.dt / limit));
+  } else {
+    const double s = d.get_double("fdtd.courant");
+    if (s > 1)
+      throw InputError(fmt::format(
+          "{}: fdtd.courant = {:g} is unstable: the 3D Yee scheme needs courant <= 1, i.e. dt <= {:.6g} s for cells "
+          "{:g} x {:g} x {:g} m",
+          d.where("fdtd.courant"), s, limit, m.cell_size[0], m.cell_size[1], m.cell_size[2]));
+    m.dt = s * limit;
+  }
+  const auto& ranks = d.get_int_array("fdtd.ranks");
+  for (int a = 0; a < 3; ++a) m.ranks[a] = static_cast<int>(ranks[a]);
+}
+
+void read_boundaries(const deck::Config& d, Model& m) {
+  for (int a = 0; a < 3; ++a) {
+    for (int s = 0; s < 2; ++s) m.faces[a][s] = parse_face(d.get_string(fmt::format("fdtd.boundary.{}", kFaceKey[a][s])));
+    const bool lo = m.faces[a][0] == FaceKind::periodic, hi = m.faces[a][1] == FaceKind::periodic;
+    if (lo != hi)
+      throw InputError(fmt::format("{}: fdtd.boundary.{} is periodic but fdtd.boundary.{} is not; a periodic axis "
+                                   "needs both faces periodic",
+                                   d.where(fmt::format("fdtd.boundary.{}", kFaceKey[a][lo ? 0 : 1])), kFaceKey[a][lo ? 0 : 1],
+                                   kFaceKey[a][lo ? 1 : 0]));
+  }
+  m.cpml.thickness = static_cast<int>(d.get_int("fdtd.cpml.thickness"));
+  m.cpml.order = d.get_double("fdtd.cpml.order");
+  m.cpml.r0 = d.get_double("fdtd.cpml.R0");
+  m.cpml.kappa_max = d.get_double("fdtd.cpml.kappa_max");
+  m.cpml.alpha_max = d.get_double("fdtd.cpml.alpha_max");
+  for (int a = 0; a < 3; ++a) {
+    const int pml = m.cpml_cells(a, 0) + m.cpml_cells(a, 1);
+    if (pml > 0 && pml >= m.cells[a])
+      throw InputError(fmt::format(
+          "{}: fdtd.cpml.thickness = {} is too thick for the grid: the cpml faces along {} take {} of its {} cells; "
+          "leave at least one cell between the PML slabs (more cells or a thinner PML)",
+          d.where("fdtd.cpml.thickness"), m.cpml.thickness, kAxis[a], pml, m.cells[a]));
+  }
+}
+
+int material_index(const Model& m, const std::string& name, const std::string& where, const std::string& key) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < m.materials.size(); ++i) {
+    if (m.materials[i].name == name) return static_cast<int>(i);
+    names.push_back(m.materials[i].name);
+  }
+  throw InputError(fmt::format("{}: {} = \"{}\" is not a material (known: {}){}", where, key, name,
+                               fmt::join(names, ", "), deck::did_you_mean(name, names)));
+}
+
+void read_materials(const deck::Config& d, Model& m) {
+  m.materials = {{"vacuum", 1.0, 0.0, false}, {"pec", 1.0, 0.0, true}};
+  for (const deck::Config& e : d.get_table_array("fdtd.material")) {
+    MaterialSpec spec{e.get_string("name"), e.get_double("eps_r"), e.get_double("sigma"), false};
+    for (const auto& known : m.materials)
+      if (known.name == spec.name)
+        throw InputError(fmt::format("{}: {}.name = \"{}\" is {}", e.where("name"), e.name(), spec.name,
+                                     known.name == "vacuum" || known.name == "pec" ? "built in; choose another name"
+                                                                                   : "defined twice"));
+    m.materials.push_back(spec);
+  }
+  if (m.materials.size() > kMaxMaterials)
+    throw InputError(fmt::format("{} materials are defined; at most {} (with vacuum and pec) fit the per-cell index",
+                                 m.materials.size(), kMaxMaterials));
+  m.background = material_index(m, d.get_string("fdtd.background"), d.where("fdtd.background"), "fdtd.background");
+}
+
+// Shapes must lie inside the domain (touching its faces is fine).
+void check_inside(const deck::Config& e, const Shape& s, const Model& m, const char* key) {
+  const auto lo = s.lower(), hi = s.upper();
+  for (int a = 0; a < 3; ++a) {
+    const double extent = m.cells[a] * m.cell_size[a], tol = 1e-9 * extent;
+    if (lo[a] < -tol || hi[a] > extent + tol || hi[a] < lo[a])
+      throw InputError(fmt::format("{}: {} lies outside the domain: it spans {:g} .. {:g} m along {}, the domain "
+                                   "0 .. {:g} m",
+                                   e.where(key), e.name(), lo[a], hi[a], kAxis[a], extent));
+  }
+}
+
+const deck::FloatArray& required_array(const deck::Config& e, const char* key, const char* shape) {
+  if (!e.has(key))
+    throw InputError(fmt::format("{}: {} is a {} and needs '{}'", e.location(), e.name(), shape, key));
+  return e.get_double_array(key);
+}
+
+double required_float(const deck::Config& e, const char* key, const char* shape) {
+  if (!e.has(key)) throw InputError(fmt::format("{}: {} is a {} and needs '{}'", e.location(), e.name(), shape, key));
+  return e.get_double(key);
+}
+
+void read_geometry(const deck::Config& d, Model& m) {
+  for (const deck::Config& e : d.get_table_array("fdtd.geometry")) {
+    Shape s;
+    const std::string& kind = e.get_string("shape");
+    s.material = material_index(m, e.get_string("material"), e.where("material"), e.name() + ".material");
+    const char* key = "shape";
+    if (kind == "box") {
+      s.kind = ShapeKind::box;
+      s.min = vec3(required_array(e, "min", "box"));
+      s.max = vec3(required_array(e, "max", "box"));
+      key = "max";
+    } else if (kind == "sphere") {
+      s.kind = ShapeKind::sphere;
+      s.center = vec3(required_array(e, "center", "sphere"));
+      s.radius = required_float(e, "radius", "sphere");
+      key = "center";
+    } else {
+      s.kind = ShapeKind::cylinder;
+      s.center = vec3(required_array(e, "center", "cylinder"));
+      s.radius = required_float(e, "radius", "cylinder");
+      s.length = required_float(e, "length", "cylinder");
+      s.axis = e.get_string("axis")[0] - 'x';
+      key = "center";
+    }
+    check_inside(e, s, m, key);
+    m.shapes.push_back(s);
+  }
+}
+
+void check_position(const deck::Config& e, const std::array<double, 3>& p, const Model& m) {
+  for (int a = 0; a < 3; ++a) {
+    const double extent = m.cells[a] * m.cell_size[a];
+    if (p[a] < 0 || p[a] > extent)
+      throw InputError(fmt::format("{}: {}.position {:g} m along {} lies outside the domain 0 .. {:g} m",
+                                   e.where("position"), e.name(), p[a], kAxis[a], extent));
+  }
+}
+
+int component_index(const std::string& name) {
+  for (int c = 0; c < kComponents; ++c)
+    if (name == kComponentName[c]) return c;
+  return -1;
+}
+
+Waveform read_waveform(const deck::Config& e) {
+  Waveform w;
+  w.kind = parse_waveform(e.get_string("waveform"));
+  const bool has_f = e.has("frequency");
+  const double f = has_f ? e.get_double("frequency") : 0.0;
+  w.frequency = f;
+  const auto need_frequency = [&] {
+    if (!has_f)
+      throw InputError(fmt::format("{}: {} has waveform \"{}\", which needs 'frequency'", e.location(), e.name(),
+                                   e.get_string("waveform")));
+  };
+  switch (w.kind) {
+    case WaveformKind::gaussian:
+      if (!e.has("width") && !has_f)
+        throw InputError(fmt::format("{}: {} has a gaussian waveform: give 'width' (s) or 'frequency' (Hz, width = "
+                                     "1 / (pi frequency))",
+                                     e.location(), e.name()));
+      w.width = e.has("width") ? e.get_double("width") : 1.0 / (kPi * f);
+      w.delay = e.has("delay") ? e.get_double("delay") : 4 * w.width;
+      break;
+    case WaveformKind::modulated_gaussian:
+      need_frequency();
+      w.width = e.has("width") ? e.get_double("width") : 1.0 / f;
+      w.delay = e.has("delay") ? e.get_double("delay") : 4 * w.width;
+      break;
+    case WaveformKind::ricker:
+      need_frequency();
+      w.delay = e.has("delay") ? e.get_double("delay") : 1.5 / f;
+      break;
+    case WaveformKind::continuous:
+      need_frequency();
+      w.ramp = e.has("ramp") ? e.get_double("ramp") : 5.0 / f;
+      break;
+  }
+  return w;
+}
+
+void read_sources(const deck::Config& d, Model& m) {
+  for (const deck::Config& e : d.get_table_array("fdtd.source")) {
+    const auto p = vec3(e.get_double_array("position"));
+    check_position(e, p, m);
+    SourceSpec s;
+    s.node = nearest_node(component_index(e.get_string("component")), p, m);
+    s.hard = e.get_string("type") == "hard";
+    s.waveform = read_waveform(e);
+    s.amplitude = e.get_double("amplitude");
+    m.sources.push_back(s);
+  }
+}
+
+void read_probes(const deck::Config& d, Model& m) {
+  m.probe_every = static_cast<int>(d.get_int("fdtd.probes.every"));
+  std::set<std::string> names;
+  int index = 0;
+  for (const deck::Config& e : d.get_table_array("fdtd.probe")) {
+    ProbeSpec p;
+    p.name = e.has("name") ? e.get_string("name") : fmt::format("probe{}", index);
+    ++index;
+    if (p.name.empty() || p.name.find_first_of(" ,.\"/") != std::string::npos)
+      throw InputError(fmt::format("{}: {}.name \"{}\" must be non-empty without spaces, commas, dots, quotes or "
+                                   "slashes (it names columns of probes.h5)",
+                                   e.where("name"), e.name(), p.name));
+    if (!names.insert(p.name).second)
+      throw InputError(fmt::format("{}: probe name \"{}\" is used twice", e.where("name"), p.name));
+    const auto pos = vec3(e.get_double_array("position"));
+    check_position(e, pos, m);
+    for (int c : parse_components(e.get_string("components"), e.where("components")))
+      p.nodes.push_back(nearest_node(c, pos, m));
+    m.probes.push_back(std::move(p));
+  }
+}
+
+Index3 cell_floor(const std::array<double, 3>& p, const Model& m) {
+  Index3 c;
+  for (int a = 0; a < 3; ++a)
+    c[a] = std::clamp<std::int64_t>(static_cast<std::int64_t>(std::floor(p[a] / m.cell_size[a] + 1e-9)), 0,
+                                    m.cells[a] - 1);
+  return c;
+}
+
+void read_volumes(const deck::Config& d, Model& m) {
+  std::set<std::string> names;
+  const auto add = [&](VolumeSpec v, const std::string& where) {
+    if (!names.insert(v.name).second)
+      throw InputError(fmt::format("{}: field output name \"{}\" is used twice", where, v.name));
+    m.volumes.push_back(std::move(v));
+  };
+  const auto volumes = d.get_table_array("fdtd.volume");
+  if (volumes.empty()) {
+    add({"fields", {kEx, kEy, kEz, kHx, kHy, kHz}, {{0, 0, 0}, m.cells}, {1, 1, 1}}, "");
+    return;
+  }
+  for (const deck::Config& e : volumes) {
+    VolumeSpec v;
+    v.name = e.get_string("name");
+    if (v.name.empty() || v.name.find_first_of(" /\\\"") != std::string::npos)
+      throw InputError(fmt::format("{}: {}.name \"{}\" must be a non-empty file prefix without spaces, slashes or "
+                                   "quotes",
+                                   e.where("name"), e.name(), v.name));
+    v.components = parse_components(e.get_string("components"), e.where("components"));
+    v.region = {{0, 0, 0}, m.cells};
+    if (e.has("min") || e.has("max")) {
+      if (!e.has("min") || !e.has("max"))
+        throw InputError(fmt::format("{}: {} needs both 'min' and 'max' for a region", e.location(), e.name()));
+      const auto lo = vec3(e.get_double_array("min")), hi = vec3(e.get_double_array("max"));
+      check_position(e, lo, m);
+      check_position(e, hi, m);
+      const Index3 a = cell_floor(lo, m);
+      for (int ax = 0; ax < 3; ++ax) {
+        if (hi[ax] < lo[ax])
+          throw InputError(fmt::format("{}: {}.max is below min along {}", e.where("max"), e.name(), kAxis[ax]));
+        // The cells that [min, max] touches; at least one (min == max: a plane).
+        const auto top = static_cast<std::int64_t>(std::ceil(hi[ax] / m.cell_size[ax] - 1e-9));
+        v.region.lo[ax] = a[ax];
+        v.region.hi[ax] = std::clamp<std::int64_t>(top, a[ax] + 1, m.cells[ax]);
+      }
+    }
+    const auto& stride = e.get_int_array("stride");
+    for (int a = 0; a < 3; ++a) v.stride[a] = stride[a];
+    add(std::move(v), e.where("name"));
+  }
+}
+
+}  // namespace
+
+bool Shape::contains(const std::array<double, 3>& p) const {
+  switch (kind) {
+    case ShapeKind::box:
+      for (int a = 0; a < 3; ++a)
+        if (p[a] < min[a] || p[a] > max[a]) return false;
+      return true;
+    case ShapeKind::sphere: {
+      double r2 = 0;
+      for (int a = 0; a < 3; ++a) r2 += (p[a] - center[a]) * (p[a] - center[a]);
+      return r2 <= radius * radius;
+    }
+    case ShapeKind::cylinder: {
+      double r2 = 0;
+      for (int a = 0; a < 3; ++a)
+        if (a != axis) r2 += (p[a] - center[a]) * (p[a] - center[a]);
+      return r2 <= radius * radius && std::abs(p[axis] - center[axis]) <= 0.5 * length;
+    }
+  }
+  return false;
+}
+
+std::array<double, 3> Shape::lower() const {
+  if (kind == ShapeKind::box) return min;
+  std::array<double, 3> r;
+  for (int a = 0; a < 3; ++a)
+    r[a] = center[a] - (kind == ShapeKind::cylinder && a == axis ? 0.5 * length : radius);
+  return r;
+}
+
+std::array<double, 3> Shape::upper() const {
+  if (kind == ShapeKind::box) return max;
+  std::array<double, 3> r;
+  for (int a = 0; a < 3; ++a)
+    r[a] = center[a] + (kind == ShapeKind::cylinder && a == axis ? 0.5 * length : radius);
+  return r;
+}
+
+Index3 VolumeSpec::samples() const {
+  Index3 s;
+  for (int a = 0; a < 3; ++a) s[a] = (region.extent(a) + stride[a] - 1) / stride[a];
+  return s;
+}
+
+double courant_limit(const std::array<double, 3>& d) {
+  return 1.0 / (kC0 * std::sqrt(1 / (d[0] * d[0]) + 1 / (d[1] * d[1]) + 1 / (d[2] * d[2])));
+}
+
+Node nearest_node(int component, const std::array<double, 3>& position, const Model& m) {
+  Node n{component, {}};
+  const auto off = staggering(component);
+  for (int a = 0; a < 3; ++a)
+    n.cell[a] = std::clamp<std::int64_t>(
+        static_cast<std::int64_t>(std::floor(position[a] / m.cell_size[a] - off[a] + 0.5)), 0, m.cells[a] - 1);
+  return n;
+}
+
+std::vector<int> parse_components(const std::string& text, const std::string& where) {
+  std::vector<int> out;
+  std::string token;
+  const auto flush = [&] {
+    if (token.empty()) return;
+    const int c = component_index(token);
+    if (c < 0) {
+      std::vector<std::string> names(std::begin(kComponentName), std::end(kComponentName));
+      throw InputError(fmt::format("{}: unknown field component \"{}\" (components: Ex Ey Ez Hx Hy Hz){}", where, token,
+                                   deck::did_you_mean(token, names)));
+    }
+    if (std::find(out.begin(), out.end(), c) != out.end())
+      throw InputError(fmt::format("{}: component {} is listed twice", where, token));
+    out.push_back(c);
+    token.clear();
+  };
+  for (char ch : text) {
+    if (ch == ' ' || ch == ',' || ch == '\t') flush();
+    else token += ch;
+  }
+  flush();
+  if (out.empty()) throw InputError(fmt::format("{}: no field component given (e.g. \"Ex Ey Ez\")", where));
+  return out;
+}
+
+Model model_from_deck(const deck::Config& d) {
+  Model m;
+  read_grid(d, m);
+  read_boundaries(d, m);
+  read_materials(d, m);
+  read_geometry(d, m);
+  read_sources(d, m);
+  read_probes(d, m);
+  read_volumes(d, m);
+  return m;
+}
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,114 @@
+#pragma once
+// The problem a deck describes, resolved and validated: grid, time step, boundaries, materials,
+// geometry, sources, probes and field outputs. Positions are already converted to cells.
+// model_from_deck() reports every user mistake as an InputError naming the deck key.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/deck/config.hpp"
+#include "solvers/fdtd/grid.hpp"
+#include "solvers/fdtd/waveform.hpp"
+#include "solvers/fdtd/yee.hpp"
+
+namespace tessera::fdtd {
+
+enum class FaceKind { pec, periodic, cpml };
+
+struct CpmlParams {
+  int thickness = 10;
+  double order = 3;
+  double r0 = 1e-6;
+  double kappa_max = 1;
+  double alpha_max = 0;  // S/m
+};
+
+struct MaterialSpec {
+  std::string name;
+  double eps_r = 1;
+  double sigma = 0;  // S/m
+  bool pec = false;
+};
+
+enum class ShapeKind { box, sphere, cylinder };
+
+struct Shape {
+  ShapeKind kind = ShapeKind::box;
+  int material = 0;
+  std::array<double, 3> min{}, max{};  // box
+  std::array<double, 3> center{};      // sphere, cylinder
+  double radius = 0, length = 0;       // sphere, cylinder
+  int axis = 2;                        // cylinder
+  bool contains(const std::array<double, 3>& p) const;
+  // Axis-aligned bounds, for the inside-the-domain check.
+  std::array<double, 3> lower() const;
+  std::array<double, 3> upper() const;
+};
+
+// One Yee node of one component: where a source acts or a probe reads.
+struct Node {
+  int component = 0;
+  Index3 cell{};  // global
+};
+
+struct SourceSpec {
+  Node node;
+  bool hard = false;
+  Waveform waveform;
+  double amplitude = 1;
+};
+
+struct ProbeSpec {
+  std::string name;
+  std::vector<Node> nodes;  // one per recorded component
+};
+
+struct VolumeSpec {
+  std::string name;
+  std::vector<int> components;
+  Box region;  // global cells
+  Index3 stride{1, 1, 1};
+  // Samples along each axis: cells region.lo + m * stride, m < samples.
+  Index3 samples() const;
+};
+
+struct Model {
+  Index3 cells{};
+  std::array<double, 3> cell_size{};
+  double dt = 0;
+  std::array<std::array<FaceKind, 2>, 3> faces{};
+  CpmlParams cpml;
+  std::vector<MaterialSpec> materials;  // [0] vacuum, [1] pec, then the deck's
+  int background = 0;
+  std::vector<Shape> shapes;
+  std::vector<SourceSpec> sources;
+  std::vector<ProbeSpec> probes;
+  int probe_every = 1;
+  std::vector<VolumeSpec> volumes;
+  std::array<int, 3> ranks{0, 0, 0};
+
+  bool periodic(int axis) const { return faces[axis][0] == FaceKind::periodic; }
+  int cpml_cells(int axis, int side) const { return faces[axis][side] == FaceKind::cpml ? cpml.thickness : 0; }
+  double cell_volume() const { return cell_size[0] * cell_size[1] * cell_size[2]; }
+  std::int64_t total_cells() const { return cells[0] * cells[1] * cells[2]; }
+};
+
+inline constexpr int kVacuum = 0;
+inline constexpr int kPec = 1;
+// The per-cell index bounds the table.
+inline constexpr int kMaxMaterials = 1 << (8 * sizeof(MaterialIndex));
+
+// The largest stable time step of the 3D Yee scheme in vacuum: 1 / (c0 sqrt(sum 1/d^2)).
+double courant_limit(const std::array<double, 3>& cell_size);
+
+// The node of `component` nearest to `position` (m), clamped into the grid.
+Node nearest_node(int component, const std::array<double, 3>& position, const Model& m);
+
+// Component names separated by spaces or commas ("Ex Ez", "Hx,Hy") -> indices; InputError
+// naming `where` for an unknown name, a repeat or an empty list.
+std::vector<int> parse_components(const std::string& text, const std::string& where);
+
+Model model_from_deck(const deck::Config& deck);
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,72 @@
+#include "solvers/fdtd/probe_log.hpp"
+
+#include "comm/collectives.hpp"
+#include "io/h5.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+const std::vector<std::string> kEnergyColumns{"step", "time", "electric", "magnetic", "total"};
+
+}  // namespace
+
+ProbeLog::ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model)
+    : ctx_(ctx), file_(std::move(file)), dt_(model.dt) {
+  columns_ = {"step", "time"};
+  for (const ProbeSpec& p : model.probes)
+    for (const Node& n : p.nodes) columns_.push_back(p.name + "." + kComponentName[n.component]);
+}
+
+void ProbeLog::start() {
+  io::File f = io::File::create(ctx_, file_);
+  io::TimeSeries::create(f.root(), "energy", kEnergyColumns);
+  if (columns_.size() > 2) io::TimeSeries::create(f.root(), "probes", columns_, 256);
+  f.close();
+}
+
+void ProbeLog::resume(std::int64_t step) {
+  bool exists = false;
+  comm::agree(ctx_, [&] {
+    if (ctx_.is_root()) exists = std::filesystem::exists(file_);
+  });
+  exists = comm::broadcast_value(ctx_, exists ? 1 : 0) != 0;
+  if (!exists) return start();
+  io::File f = io::File::open(ctx_, file_, io::Mode::read_write);
+  io::TimeSeries::open_or_create(f.root(), "energy", kEnergyColumns).truncate_after("step", double(step));
+  if (columns_.size() > 2)
+    io::TimeSeries::open_or_create(f.root(), "probes", columns_, 256).truncate_after("step", double(step));
+  f.close();
+}
+
+void ProbeLog::flush(Stepper& stepper) {
+  if (columns_.size() <= 2) return;
+  std::vector<std::int64_t> steps;
+  const std::vector<float> local = stepper.drain_samples(steps);
+  if (steps.empty()) return;  // the same on every rank: all sample the same steps
+  // Each value lives on one rank: a sum over ranks of rows that are zero elsewhere gathers
+  // them exactly.
+  const std::size_t cols = columns_.size() - 2;
+  const auto& mine = stepper.sample_columns();
+  std::vector<double> rows(steps.size() * cols, 0.0);
+  for (std::size_t r = 0; r < steps.size(); ++r)
+    for (std::size_t s = 0; s < mine.size(); ++s)
+      rows[r * cols + static_cast<std::size_t>(mine[s])] = local[r * mine.size() + s];
+  comm::allreduce_inplace(ctx_, std::span<double>(rows), comm::Op::sum);
+
+  io::File f = io::File::open(ctx_, file_, io::Mode::read_write);
+  io::TimeSeries ts = io::TimeSeries::open(f.root(), "probes");
+  std::vector<double> row(columns_.size());
+  for (std::size_t r = 0; r < steps.size(); ++r) {
+    row[0] = double(steps[r]);
+    row[1] = double(steps[r]) * dt_;
+    std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(r * cols), cols, row.begin() + 2);
+    ts.append(row);
+  }
+}
+
+void ProbeLog::append_energy(std::int64_t step, double time, double electric, double magnetic) {
+  io::File f = io::File::open(ctx_, file_, io::Mode::read_write);
+  io::TimeSeries::open(f.root(), "energy").append({double(step), time, electric, magnetic, electric + magnetic});
+}
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,39 @@
+#pragma once
+// probes.h5: the probe samples and the energy as extendible time series (io::TimeSeries).
+//   /probes  columns step, time, <probe>.<component>...   (E at t = step dt, H half a step earlier)
+//   /energy  columns step, time, electric, magnetic, total (J)
+// Samples wait in the Stepper and are written when flush() is called (collective).
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "comm/context.hpp"
+#include "solvers/fdtd/stepper.hpp"
+
+namespace tessera::fdtd {
+
+class ProbeLog {
+ public:
+  ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model);
+
+  // Collective. A fresh run replaces the file; a restart keeps the rows up to `step` and drops
+  // those an interrupted run wrote after it.
+  void start();
+  void resume(std::int64_t step);
+
+  // Collective: writes the samples the stepper holds.
+  void flush(Stepper& stepper);
+  void append_energy(std::int64_t step, double time, double electric, double magnetic);
+
+  const std::filesystem::path& file() const { return file_; }
+  const std::vector<std::string>& probe_columns() const { return columns_; }
+
+ private:
+  comm::Context& ctx_;
+  std::filesystem::path file_;
+  double dt_;
+  std::vector<std::string> columns_;  // of /probes
+};
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,73 @@
+#include "solvers/fdtd/schema.hpp"
+
+namespace tessera::fdtd {
+
+deck::Schema schema() {
+  deck::Schema s;
+  s.table("fdtd", "3D Yee FDTD electromagnetics (SI units)")
+      .integer_array("cells", "grid cells along x, y, z").length(3).min(1).default_value(deck::IntArray{32, 32, 32})
+      .float_array("cell_size", "cell edge lengths dx, dy, dz").length(3).unit("m").greater_than(0)
+      .default_value({1e-3, 1e-3, 1e-3})
+      .floating("courant", "time step as a fraction of the 3D Courant limit (stable up to 1)").greater_than(0)
+      .default_value(0.99)
+      .floating("dt", "time step; overrides courant and must not exceed the Courant limit").unit("s").greater_than(0)
+      .optional()
+      .string("background", "material filling the grid before [[fdtd.geometry]] is applied").default_value("vacuum")
+      .integer_array("ranks", "ranks along x, y, z (0: chosen by MPI_Dims_create)").length(3).min(0)
+      .default_value(deck::IntArray{0, 0, 0});
+  const std::vector<std::string> faces{"pec", "periodic", "cpml"};
+  auto b = s.table("fdtd.boundary", "boundary of each face: pec, periodic (both faces of an axis) or cpml");
+  for (const char* face : {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"})
+    b.choice(face, "boundary condition of this face", faces).default_value("pec");
+  s.table("fdtd.cpml", "convolutional PML on the cpml faces (backed by a PEC wall)")
+      .integer("thickness", "PML cells per cpml face").min(1).default_value(10)
+      .floating("order", "polynomial grading order m of sigma and kappa").min(0).default_value(3.0)
+      .floating("R0", "reflection coefficient at normal incidence that sets sigma_max").greater_than(0).less_than(1)
+      .default_value(1e-6)
+      .floating("kappa_max", "coordinate stretching at the outer wall").min(1).default_value(1.0)
+      .floating("alpha_max", "complex-frequency shift at the PML interface (falls to 0 at the wall)").unit("S/m")
+      .min(0).default_value(0.0);
+  s.table("fdtd.probes", "point probes, written to probes.h5")
+      .integer("every", "sample the probes every this many steps").min(1).default_value(1);
+  s.array_table("fdtd.material", "a material: relative permittivity and conductivity")
+      .string("name", "name used by [fdtd] background and [[fdtd.geometry]] (vacuum and pec are built in)")
+      .floating("eps_r", "relative permittivity").greater_than(0).default_value(1.0)
+      .floating("sigma", "electric conductivity").unit("S/m").min(0).default_value(0.0);
+  s.array_table("fdtd.geometry", "a shape filled with a material; later shapes overwrite earlier ones")
+      .choice("shape", "shape of the object", {"box", "sphere", "cylinder"})
+      .string("material", "material name")
+      .float_array("min", "box: lower corner").length(3).unit("m").optional()
+      .float_array("max", "box: upper corner").length(3).unit("m").optional()
+      .float_array("center", "sphere, cylinder: centre").length(3).unit("m").optional()
+      .floating("radius", "sphere, cylinder: radius").unit("m").greater_than(0).optional()
+      .choice("axis", "cylinder: axis direction", {"x", "y", "z"}).default_value("z")
+      .floating("length", "cylinder: length along its axis").unit("m").greater_than(0).optional();
+  s.array_table("fdtd.source", "a point electric dipole at the nearest node of its component")
+      .float_array("position", "where the dipole sits").length(3).unit("m")
+      .choice("component", "field component it drives", {"Ex", "Ey", "Ez"}).default_value("Ez")
+      .choice("type", "soft: a current I*l adds to the update; hard: the field is set", {"soft", "hard"})
+      .default_value("soft")
+      .choice("waveform", "time dependence", {"gaussian", "modulated_gaussian", "ricker", "continuous"})
+      .default_value("gaussian")
+      .floating("amplitude", "soft: current moment I*l (A m); hard: field (V/m)").default_value(1.0)
+      .floating("frequency", "carrier (modulated_gaussian, continuous) or peak (ricker) frequency").unit("Hz")
+      .greater_than(0).optional()
+      .floating("width", "gaussian envelope width tau in exp(-((t-delay)/tau)^2)").unit("s").greater_than(0)
+      .optional()
+      .floating("delay", "time of the pulse peak").unit("s").min(0).optional()
+      .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
+  s.array_table("fdtd.probe", "a point probe: time series of chosen components")
+      .string("name", "column prefix in probes.h5 (default probe<N>)").optional()
+      .float_array("position", "probe position (each component at its nearest node)").length(3).unit("m")
+      .string("components", "components to record, e.g. \"Ez\" or \"Ex Ey Ez Hx Hy Hz\"").default_value("Ex Ey Ez");
+  s.array_table("fdtd.volume", "a field output: a volume or plane of chosen components at each [output] step")
+      .string("name", "file prefix: <name>_<step>.h5 and <name>.xmf").default_value("fields")
+      .string("components", "components to write").default_value("Ex Ey Ez Hx Hy Hz")
+      .float_array("min", "lower corner of the region (default: the domain)").length(3).unit("m").optional()
+      .float_array("max", "upper corner (equal to min along an axis: a plane)").length(3).unit("m").optional()
+      .integer_array("stride", "write every n-th cell along x, y, z").length(3).min(1)
+      .default_value(deck::IntArray{1, 1, 1});
+  return s;
+}
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,12 @@
+// seed_variants.hpp in a build without CUDA: there are no device variants to run.
+#include <stdexcept>
+
+#include "solvers/fdtd/seed_variants.hpp"
+
+namespace tessera::fdtd {
+
+std::vector<SeedVariant> seed_variants(const Index3&) { return {}; }
+void run_seed_variant(Engine&, int) { throw std::logic_error("the seed variants need CUDA"); }
+double device_copy_bandwidth(std::size_t, int) { return 0.0; }
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,105 @@
+#include "solvers/fdtd/state_io.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "io/h5.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+io::Box3 field_box(const LocalDomain& d) { return {d.global, d.offset, d.n}; }
+io::Strided3 field_memory(const Layout& l) { return {{l.pitch, l.rows, l.planes}, {1, 1, 1}}; }
+
+// The slab's part on this rank, in the slab's own global coordinates.
+io::Box3 slab_box(const CpmlSlab& s, const LocalDomain& d) {
+  io::Box3 b;
+  for (int a = 0; a < 3; ++a) b.global[a] = s.global.extent(a);
+  if (s.local.empty()) return b;
+  for (int a = 0; a < 3; ++a) {
+    b.offset[a] = s.local.lo[a] + d.offset[a] - s.global.lo[a];
+    b.size[a] = s.local.extent(a);
+  }
+  return b;
+}
+
+std::vector<std::int64_t> faces_code(const Model& m) {
+  std::vector<std::int64_t> v;
+  for (int a = 0; a < 3; ++a)
+    for (int s = 0; s < 2; ++s) v.push_back(static_cast<std::int64_t>(m.faces[a][s]));
+  return v;
+}
+
+std::vector<std::int64_t> cells_of(const Model& m) { return {m.cells[0], m.cells[1], m.cells[2]}; }
+
+}  // namespace
+
+void write_state(io::CheckpointWriter& out, Stepper& stepper) {
+  const Model& m = stepper.model();
+  const LocalDomain& d = stepper.domain();
+  Engine& engine = stepper.engine();
+  const io::Group& root = out.root();
+  io::write_attribute(root, "fdtd_cells", cells_of(m));
+  io::write_attribute(root, "fdtd_dt", m.dt);
+  io::write_attribute(root, "fdtd_faces", faces_code(m));
+  io::write_attribute(root, "fdtd_cpml_thickness", static_cast<std::int64_t>(m.cpml.thickness));
+  {
+    const io::Group fields = root.create_group("fields");
+    std::vector<float> host(static_cast<std::size_t>(engine.layout().elements()));
+    for (int c = 0; c < kComponents; ++c) {
+      engine.download(c, host);
+      io::write_3d_checked<float>(fields, kComponentName[c], host, field_box(d), field_memory(engine.layout()));
+    }
+  }
+  const auto& slabs = stepper.slabs();
+  for (std::size_t s = 0; s < slabs.size(); ++s) {
+    const io::Group g = root.create_group("cpml/" + slabs[s].name());
+    const io::Box3 box = slab_box(slabs[s], d);
+    std::vector<float> host(static_cast<std::size_t>(box.volume()));
+    for (int w = 0; w < 4; ++w) {
+      engine.download_psi(static_cast<int>(s), w, host);
+      io::write_3d_checked<float>(g, fmt::format("psi{}", w), host, box, io::Strided3::dense(box.size));
+    }
+  }
+}
+
+void read_state(io::CheckpointReader& in, Stepper& stepper) {
+  const Model& m = stepper.model();
+  const LocalDomain& d = stepper.domain();
+  Engine& engine = stepper.engine();
+  const io::Group& root = in.root();
+  const auto mismatch = [&](const std::string& what, const std::string& was, const std::string& now) {
+    return InputError(fmt::format("checkpoint {} was written with {} {}, this deck has {}: restart with the deck of "
+                                  "that run",
+                                  in.path().string(), what, was, now));
+  };
+  const auto cells = io::read_attribute<std::vector<std::int64_t>>(root, "fdtd_cells");
+  if (cells != cells_of(m))
+    throw mismatch("fdtd.cells", fmt::format("{}", fmt::join(cells, "x")), fmt::format("{}", fmt::join(cells_of(m), "x")));
+  const double dt = io::read_attribute<double>(root, "fdtd_dt");
+  if (dt != m.dt) throw mismatch("time step", fmt::format("{:.17g} s", dt), fmt::format("{:.17g} s", m.dt));
+  if (io::read_attribute<std::vector<std::int64_t>>(root, "fdtd_faces") != faces_code(m) ||
+      io::read_attribute<std::int64_t>(root, "fdtd_cpml_thickness") != m.cpml.thickness)
+    throw mismatch("boundaries", "other [fdtd.boundary] faces or cpml thickness", "these");
+
+  std::vector<float> host(static_cast<std::size_t>(engine.layout().elements()), 0.0f);
+  for (int c = 0; c < kComponents; ++c) {
+    engine.download(c, host);  // keeps the ghost cells as they are (zero at the walls)
+    io::read_3d_checked<float>(root, std::string("fields/") + kComponentName[c], host, field_box(d),
+                               field_memory(engine.layout()));
+    engine.upload(c, host);
+  }
+  const auto& slabs = stepper.slabs();
+  for (std::size_t s = 0; s < slabs.size(); ++s) {
+    const io::Box3 box = slab_box(slabs[s], d);
+    std::vector<float> psi(static_cast<std::size_t>(box.volume()));
+    for (int w = 0; w < 4; ++w) {
+      io::read_3d_checked<float>(root, fmt::format("cpml/{}/psi{}", slabs[s].name(), w), psi, box,
+                                 io::Strided3::dense(box.size));
+      engine.upload_psi(static_cast<int>(s), w, psi);
+    }
+  }
+  stepper.set_step(in.manifest().step);
+}
+
+}  // namespace tessera::fdtd

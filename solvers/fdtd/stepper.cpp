@@ -1,0 +1,169 @@
+#include "solvers/fdtd/stepper.hpp"
+
+#include <stdexcept>
+
+#include "solvers/fdtd/constants.hpp"
+
+namespace tessera::fdtd {
+
+SplitBoxes split_for_overlap(const Index3& n, const std::array<bool, 3>& filled, int side) {
+  SplitBoxes s;
+  s.interior = {{0, 0, 0}, n};
+  for (int a = 0; a < 3; ++a) {
+    if (!filled[a] || n[a] == 0) continue;
+    // The layer next to the filled ghost leaves the interior and becomes a shell slab, cut
+    // to what the interior still spans on the axes already split (so slabs are disjoint).
+    Box slab = s.interior;
+    if (side == 1) {
+      slab.lo[a] = n[a] - 1;
+      s.interior.hi[a] = n[a] - 1;
+    } else {
+      slab.hi[a] = 1;
+      s.interior.lo[a] = std::min<std::int64_t>(1, n[a]);
+    }
+    if (!slab.empty()) s.shell.push_back(slab);
+  }
+  return s;
+}
+
+Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<Engine> engine,
+                 std::unique_ptr<Ghosts> ghosts)
+    : model_(model), domain_(domain), engine_(std::move(engine)), ghosts_(std::move(ghosts)) {
+  const Layout& layout = engine_->layout();
+  // Materials.
+  std::vector<MaterialIndex> index(static_cast<std::size_t>(layout.elements()));
+  paint_materials(model_, domain_, layout, index);
+  const MaterialTable table = material_table(model_);
+  bool uniform = true;
+  for (std::int64_t k = 0; k < domain_.n[2] && uniform; ++k)
+    for (std::int64_t j = 0; j < domain_.n[1] && uniform; ++j)
+      for (std::int64_t i = 0; i < domain_.n[0]; ++i)
+        if (index[static_cast<std::size_t>(layout.at(i, j, k))] != index[static_cast<std::size_t>(layout.at(0, 0, 0))]) {
+          uniform = false;
+          break;
+        }
+  if (uniform) {
+    // One material here: give the engine a table whose entry 0 is it, so it skips the index.
+    MaterialTable one;
+    const int m = index[static_cast<std::size_t>(layout.at(0, 0, 0))];
+    one.coeffs = {table.coeffs[m]};
+    one.eps_r = {table.eps_r[m]};
+    one.cb = {table.cb[m]};
+    engine_->set_materials(index, one, true);
+  } else {
+    engine_->set_materials(index, table, false);
+  }
+
+  slabs_ = cpml_slabs(model_, domain_);
+  engine_->set_cpml(slabs_);
+
+  std::array<bool, 3> hi{}, lo{};
+  for (int a = 0; a < 3; ++a) {
+    hi[a] = domain_.neighbour[a][1];
+    lo[a] = domain_.neighbour[a][0];
+    if (!model_.periodic(a) && domain_.offset[a] == 0) pec_axes_.push_back(a);
+  }
+  h_split_ = split_for_overlap(domain_.n, hi, 1);
+  e_split_ = split_for_overlap(domain_.n, lo, 0);
+
+  // Sources this rank holds, in deck order.
+  for (const SourceSpec& s : model_.sources) {
+    if (!domain_.owns(s.node.cell)) continue;
+    LocalSource ls;
+    ls.spec = &s;
+    const Index3 c = s.node.cell;
+    ls.kick.index = layout.at(c[0] - domain_.offset[0], c[1] - domain_.offset[1], c[2] - domain_.offset[2]);
+    ls.kick.component = s.node.component;
+    ls.kick.hard = s.hard ? 1 : 0;
+    // Soft: a current element I*l in one cell, J = I*l / dV, enters as E -= cb J.
+    const double cb = table.cb[index[static_cast<std::size_t>(ls.kick.index)]];
+    ls.scale = s.hard ? s.amplitude : -cb * s.amplitude / model_.cell_volume();
+    sources_.push_back(ls);
+  }
+
+  // Probe samples this rank holds.
+  std::vector<Sample> samples;
+  int column = 0;
+  for (const ProbeSpec& p : model_.probes) {
+    for (const Node& node : p.nodes) {
+      if (domain_.owns(node.cell)) {
+        const Index3 c = node.cell;
+        samples.push_back({layout.at(c[0] - domain_.offset[0], c[1] - domain_.offset[1], c[2] - domain_.offset[2]),
+                           node.component});
+        sample_columns_.push_back(column);
+      }
+      ++column;
+    }
+  }
+  total_columns_ = column;
+  engine_->set_samples(samples, kSampleRows);
+}
+
+std::vector<Kick> Stepper::kicks_at(std::int64_t n) const {
+  std::vector<Kick> kicks;
+  for (const LocalSource& s : sources_) {
+    // Soft sources are currents at the half step, hard ones set E at the new time.
+    const double t = (double(n) + (s.kick.hard ? 1.0 : 0.5)) * model_.dt;
+    Kick k = s.kick;
+    k.value = static_cast<float>(s.scale * s.spec->waveform(t));
+    kicks.push_back(k);
+  }
+  return kicks;
+}
+
+void Stepper::step() {
+  Engine& e = *engine_;
+  ghosts_->begin(HalfStep::e_for_h, e);
+  e.update_h(h_split_.interior);
+  ghosts_->finish(HalfStep::e_for_h, e);
+  for (const Box& b : h_split_.shell) e.update_h(b);
+  for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_h(static_cast<int>(s));
+
+  ghosts_->begin(HalfStep::h_for_e, e);
+  e.update_e(e_split_.interior);
+  ghosts_->finish(HalfStep::h_for_e, e);
+  for (const Box& b : e_split_.shell) e.update_e(b);
+  for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
+  if (!sources_.empty()) e.apply_kicks(kicks_at(step_));
+  for (int a : pec_axes_) e.zero_tangential_e(a);
+
+  ++step_;
+  if (total_columns_ > 0 && step_ % model_.probe_every == 0) sample_now();
+}
+
+void Stepper::sample_now() {
+  if (engine_rows_ == kSampleRows) spill_samples();
+  engine_->sample(engine_rows_++);
+  sample_steps_.push_back(step_);
+}
+
+void Stepper::spill_samples() {
+  std::vector<float> rows(static_cast<std::size_t>(engine_rows_) * sample_columns_.size());
+  engine_->read_samples(engine_rows_, rows);
+  host_samples_.insert(host_samples_.end(), rows.begin(), rows.end());
+  engine_rows_ = 0;
+}
+
+std::vector<float> Stepper::drain_samples(std::vector<std::int64_t>& steps) {
+  spill_samples();
+  std::vector<float> out = std::move(host_samples_);
+  host_samples_.clear();
+  steps = std::move(sample_steps_);
+  sample_steps_.clear();
+  return out;
+}
+
+Stepper::Energy Stepper::local_energy() {
+  ghosts_->begin(HalfStep::e_for_h, *engine_);
+  ghosts_->finish(HalfStep::e_for_h, *engine_);
+  const EnergySums s = engine_->energy();
+  const double dv = model_.cell_volume();
+  return {0.5 * kEps0 * dv * s.electric, 0.5 * kMu0 * dv * s.magnetic};
+}
+
+std::unique_ptr<Stepper> make_serial_stepper(const Model& model) {
+  const LocalDomain d = whole_domain(model.cells, {model.periodic(0), model.periodic(1), model.periodic(2)});
+  return std::make_unique<Stepper>(model, d, make_cpu_engine(d, h_coefficients(model)), make_local_ghosts(d));
+}
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,91 @@
+#pragma once
+// Stepper: one rank's leapfrog, E(n) H(n-1/2) -> E(n+1) H(n+1/2):
+//   1. E ghosts (tangential, high side) begin; H update of the cells that need no ghost;
+//      finish; H update of the boundary shell; CPML H corrections.
+//   2. H ghosts (tangential, low side) begin; E update of the interior; finish; the shell;
+//      CPML E corrections; sources at t = (n + 1/2) dt (soft) or (n + 1) dt (hard); PEC walls.
+//   3. Probes are sampled every probe_every steps.
+// Every cell gets the same float operations in the same order on every rank, so the result is
+// independent of the decomposition, bit for bit.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "solvers/fdtd/engine.hpp"
+#include "solvers/fdtd/ghosts.hpp"
+#include "solvers/fdtd/model.hpp"
+
+namespace tessera::fdtd {
+
+// A box split for overlap: `interior` needs no ghost value; `shell` (disjoint) the rest.
+struct SplitBoxes {
+  Box interior;
+  std::vector<Box> shell;
+};
+// Cells of the box [0, n) that read a ghost on side `side` of an axis where `filled` says the
+// exchange writes it go to the shell.
+SplitBoxes split_for_overlap(const Index3& n, const std::array<bool, 3>& filled, int side);
+
+class Stepper {
+ public:
+  Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<Engine> engine, std::unique_ptr<Ghosts> ghosts);
+
+  void step();
+  std::int64_t steps() const { return step_; }
+  double time() const { return double(step_) * model_.dt; }
+  void set_step(std::int64_t s) { step_ = s; }
+
+  // Total electromagnetic energy (J) summed over this rank's cells (exchanges E ghosts).
+  struct Energy {
+    double electric = 0, magnetic = 0;
+  };
+  Energy local_energy();
+
+  // Probe samples taken since the last drain: rows x sample_columns().size(), and their steps.
+  std::int64_t pending_rows() const { return static_cast<std::int64_t>(sample_steps_.size()); }
+  std::vector<float> drain_samples(std::vector<std::int64_t>& steps);
+  // Global column (in the order of model.probes and their nodes) of each local sample.
+  const std::vector<int>& sample_columns() const { return sample_columns_; }
+  int total_columns() const { return total_columns_; }
+  // Samples the probes now (at step()) into the buffer; step() does it every probe_every steps.
+  void sample_now();
+
+  Engine& engine() { return *engine_; }
+  const Model& model() const { return model_; }
+  const LocalDomain& domain() const { return domain_; }
+  const std::vector<CpmlSlab>& slabs() const { return slabs_; }
+
+  // Rows the engine buffers before they are copied to the host.
+  static constexpr int kSampleRows = 1024;
+
+ private:
+  std::vector<Kick> kicks_at(std::int64_t n) const;
+  void spill_samples();
+
+  Model model_;
+  LocalDomain domain_;
+  std::unique_ptr<Engine> engine_;
+  std::unique_ptr<Ghosts> ghosts_;
+  std::vector<CpmlSlab> slabs_;
+  SplitBoxes h_split_, e_split_;
+  std::vector<int> pec_axes_;  // axes whose low wall this rank holds (non-periodic)
+
+  struct LocalSource {
+    Kick kick;
+    double scale = 0;  // value = scale * waveform(t)
+    const SourceSpec* spec = nullptr;
+  };
+  std::vector<LocalSource> sources_;
+  std::vector<int> sample_columns_;
+  int total_columns_ = 0;
+  std::vector<std::int64_t> sample_steps_;
+  int engine_rows_ = 0;             // rows waiting in the engine's buffer
+  std::vector<float> host_samples_;  // rows already copied out
+  std::int64_t step_ = 0;
+};
+
+// A Stepper on a cpu engine for the whole grid on one rank, without MPI (periodic axes wrap
+// locally): the serial reference of the tests.
+std::unique_ptr<Stepper> make_serial_stepper(const Model& model);
+
+}  // namespace tessera::fdtd

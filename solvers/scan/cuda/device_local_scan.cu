@@ -1,0 +1,129 @@
+// The GPU variants behind the LocalScan interface: each owns its workspaces (kept between
+// calls) and queues everything on the stream it was given.
+#include <stdexcept>
+#include <type_traits>
+
+#include "core/buffer.hpp"
+#include "core/cuda_check.hpp"
+#include "solvers/scan/cuda/kernels.hpp"
+#include "solvers/scan/device_scan.hpp"
+
+namespace tessera::scan {
+namespace {
+
+bool is_seed(Variant v) {
+  return v == Variant::hillis_steele || v == Variant::blelloch || v == Variant::blelloch_padded;
+}
+
+gpu::SeedKind seed_kind(Variant v) {
+  switch (v) {
+    case Variant::hillis_steele: return gpu::SeedKind::hillis_steele;
+    case Variant::blelloch: return gpu::SeedKind::blelloch;
+    default: return gpu::SeedKind::blelloch_padded;
+  }
+}
+
+template <class In, class Out>
+class DeviceLocalScan final : public LocalScan<In, Out> {
+ public:
+  using Wide = wide_t<Out>;
+  DeviceLocalScan(Variant v, stream_t stream, int shape_threads = 0, int shape_items = 0)
+      : variant_(v), stream_(stream), shape_threads_(shape_threads), shape_items_(shape_items) {
+    if (is_host_variant(v) || v == Variant::automatic)
+      throw std::logic_error("DeviceLocalScan: not a device variant");
+  }
+
+  Variant variant() const override { return variant_; }
+  Memory memory() const override { return Memory::device; }
+  stream_t stream() const override { return stream_; }
+  void synchronize() override { tessera::synchronize(stream_); }
+
+  void scan(const In* in, Out* out, std::int64_t n, Mode mode, Out offset) override {
+    run(in, out, n, mode, offset);
+  }
+
+  Wide begin(const In* in, Out* out, std::int64_t n, Mode mode, bool need_total) override {
+    in_ = in;
+    out_ = out;
+    n_ = n;
+    mode_ = mode;
+    if (n <= 0) return Wide{0};
+    if (is_seed(variant_)) {
+      // The block scans and the recursion happen now; the total falls out of the top level.
+      const Out* total = gpu::seed_begin(seed_kind(variant_), in, out, n, mode, seed_levels_, stream_);
+      copy_bytes_async(seed_total_.data(), total, sizeof(Out), stream_);
+      synchronize();
+      return static_cast<Wide>(seed_total_.data()[0]);
+    }
+    // The single-pass variants seed their scan with the offset in finish(); the total needs a
+    // reduction first (one extra read), and only ranks that pass their total on need it.
+    if (!need_total) return Wide{0};
+    gpu::reduce_sum<In, Wide>(in, n, total_device_.data(), reduce_, stream_);
+    copy_bytes_async(total_host_.data(), total_device_.data(), sizeof(Wide), stream_);
+    synchronize();
+    return total_host_.data()[0];
+  }
+
+  void finish(Wide offset) override {
+    if (is_seed(variant_))
+      gpu::seed_finish(seed_kind(variant_), out_, n_, static_cast<Out>(offset), seed_levels_, stream_);
+    else
+      run(in_, out_, n_, mode_, static_cast<Out>(offset));
+  }
+
+ private:
+  void run(const In* in, Out* out, std::int64_t n, Mode mode, Out offset) {
+    switch (variant_) {
+      case Variant::lookback:
+        if constexpr (std::is_same_v<In, std::int32_t> && std::is_same_v<Out, std::int32_t>) {
+          if (shape_threads_ > 0) {
+            gpu::lookback_scan_int32_shape(in, out, n, mode, offset, shape_threads_, shape_items_, lookback_, stream_);
+            return;
+          }
+        }
+        gpu::lookback_scan(in, out, n, mode, offset, lookback_, stream_);
+        return;
+      case Variant::cub: gpu::cub_scan(in, out, n, mode, offset, temp_, stream_); return;
+      case Variant::thrust: gpu::thrust_scan(in, out, n, mode, offset, temp_, stream_); return;
+      default: gpu::seed_scan(seed_kind(variant_), in, out, n, mode, offset, seed_levels_, stream_); return;
+    }
+  }
+
+  Variant variant_;
+  stream_t stream_;
+  int shape_threads_, shape_items_;
+  gpu::LookbackWorkspace lookback_;
+  gpu::ReduceWorkspace reduce_;
+  gpu::SeedLevels<Out> seed_levels_;
+  gpu::TempStorage temp_;
+  DeviceBuffer<Wide> total_device_{1};
+  PinnedBuffer<Wide> total_host_{1};
+  PinnedBuffer<Out> seed_total_{1};
+  // begin() -> finish()
+  const In* in_ = nullptr;
+  Out* out_ = nullptr;
+  std::int64_t n_ = 0;
+  Mode mode_ = Mode::inclusive;
+};
+
+}  // namespace
+
+template <class In, class Out>
+std::unique_ptr<LocalScan<In, Out>> make_device_scan(Variant variant, stream_t stream) {
+  return std::make_unique<DeviceLocalScan<In, Out>>(variant, stream);
+}
+
+std::unique_ptr<LocalScan<std::int32_t, std::int32_t>> make_lookback_int32_shape(int threads, int items,
+                                                                                   stream_t stream) {
+  const bool known = (threads == 128 && (items == 16 || items == 24 || items == 32)) ||
+                     (threads == 256 && (items == 16 || items == 24));
+  if (!known) return nullptr;
+  return std::make_unique<DeviceLocalScan<std::int32_t, std::int32_t>>(Variant::lookback, stream, threads, items);
+}
+
+#define TESSERA_SCAN_INSTANTIATE(In, Out) \
+  template std::unique_ptr<LocalScan<In, Out>> make_device_scan<In, Out>(Variant, stream_t);
+TESSERA_SCAN_FOR_EACH_PAIR(TESSERA_SCAN_INSTANTIATE)
+#undef TESSERA_SCAN_INSTANTIATE
+
+}  // namespace tessera::scan

@@ -1,0 +1,116 @@
+#pragma once
+// The launchers of the scan kernels and their reusable workspaces (one .cu file per family, so
+// they compile in parallel). Used by device_local_scan.cu, the tests and the benchmark glue;
+// everything here is queued on the given stream and returns at once.
+#include <cstdint>
+#include <vector>
+
+#include "core/buffer.hpp"
+#include "core/stream.hpp"
+#include "solvers/scan/types.hpp"
+
+namespace tessera::scan::gpu {
+
+// Per-tile status of the decoupled look-back plus the tile counter. Status words carry an
+// epoch that advances with every launch, so no memset is needed between scans: words of
+// earlier launches simply read as "not ready". The counter is never reset either: each launch
+// takes exactly `tiles` tickets, and the host remembers where this launch's start.
+class LookbackWorkspace {
+ public:
+  // Sizes the state for `tiles` tiles of values of `value_bytes` (4: one packed 64-bit word
+  // per tile; 8: a flag plus separate aggregate and inclusive slots) and opens a new epoch.
+  void prepare(std::int64_t tiles, int value_bytes, stream_t stream);
+  // After the launch: the tickets it took.
+  void consumed(std::int64_t tiles) { counter_base_ += static_cast<unsigned long long>(tiles); }
+
+  unsigned epoch() const { return epoch_; }
+  unsigned long long counter_base() const { return counter_base_; }
+  unsigned long long* counter() { return counter_.data(); }
+  // Packed layout (4-byte values).
+  unsigned long long* words() { return reinterpret_cast<unsigned long long*>(state_.data()); }
+  // Split layout (8-byte values): flags, then aggregates, then inclusive prefixes.
+  unsigned* flags() { return reinterpret_cast<unsigned*>(state_.data()); }
+  char* aggregates() { return state_.data() + split_values_offset(); }
+  char* inclusives() { return state_.data() + split_values_offset() + static_cast<std::size_t>(capacity_) * 8; }
+
+ private:
+  std::size_t split_values_offset() const { return ((static_cast<std::size_t>(capacity_) * 4 + 255) / 256) * 256; }
+  DeviceBuffer<char> state_;
+  DeviceBuffer<unsigned long long> counter_;
+  std::int64_t capacity_ = 0;  // tiles the state holds (in either layout)
+  unsigned epoch_ = 0;
+  unsigned long long counter_base_ = 0;
+};
+
+// Single-pass scan with decoupled look-back: out = offset + scan(in).
+template <class In, class Out>
+void lookback_scan(const In* in, Out* out, std::int64_t n, Mode mode, Out offset, LookbackWorkspace& ws,
+                   stream_t stream);
+
+// The same kernel with another (threads, items per thread) shape, for tuning (int32 only).
+bool lookback_scan_int32_shape(const std::int32_t* in, std::int32_t* out, std::int64_t n, Mode mode,
+                               std::int32_t offset, int threads, int items, LookbackWorkspace& ws, stream_t stream);
+
+// Partial sums of the reduction kernel (one per block) and its completion counter.
+class ReduceWorkspace {
+ public:
+  void prepare(int blocks, std::size_t value_bytes, stream_t stream);
+  char* partials() { return partials_.data(); }
+  unsigned* done() { return done_.data(); }
+  int max_blocks();  // 4 per multiprocessor of the current device
+
+ private:
+  DeviceBuffer<char> partials_;
+  DeviceBuffer<unsigned> done_;
+  int max_blocks_ = 0;
+};
+
+// *total = in[0] + ... + in[n-1] in Acc (a deterministic tree: same result on every call).
+template <class In, class Acc>
+void reduce_sum(const In* in, std::int64_t n, Acc* total, ReduceWorkspace& ws, stream_t stream);
+
+// The seed's three block scans, made to work for any length: each block scans its elements in
+// shared memory and writes its sum; the sums are scanned recursively (in place) and added back.
+enum class SeedKind { hillis_steele, blelloch, blelloch_padded };
+
+template <class Out>
+class SeedLevels {
+ public:
+  // The block sums of recursion level `level`, holding at least `count` values.
+  Out* sums(std::size_t level, std::int64_t count);
+
+ private:
+  std::vector<DeviceBuffer<Out>> levels_;
+};
+
+// The whole scan: out = offset + scan(in).
+template <class In, class Out>
+void seed_scan(SeedKind kind, const In* in, Out* out, std::int64_t n, Mode mode, Out offset, SeedLevels<Out>& levels,
+               stream_t stream);
+// In two phases: seed_begin runs the block scans and the recursion over the block sums and
+// returns where the block's total will be (device memory); seed_finish adds each block's
+// prefix plus `offset` (the seed's final-add kernel, which thereby absorbs the rank offset).
+template <class In, class Out>
+const Out* seed_begin(SeedKind kind, const In* in, Out* out, std::int64_t n, Mode mode, SeedLevels<Out>& levels,
+                      stream_t stream);
+template <class Out>
+void seed_finish(SeedKind kind, Out* out, std::int64_t n, Out offset, SeedLevels<Out>& levels, stream_t stream);
+
+// Device memory for CUB and Thrust temporaries, kept between calls.
+class TempStorage {
+ public:
+  void* get(std::size_t bytes);  // grows when needed
+ private:
+  DeviceBuffer<char> buffer_;
+};
+
+// cub::DeviceScan (InclusiveSum/ExclusiveSum; the ...Scan/ScanInit forms with an offset or a
+// wider output type).
+template <class In, class Out>
+void cub_scan(const In* in, Out* out, std::int64_t n, Mode mode, Out offset, TempStorage& temp, stream_t stream);
+// thrust::inclusive_scan / exclusive_scan, temporaries from `temp`.
+template <class In, class Out>
+void thrust_scan(const In* in, Out* out, std::int64_t n, Mode mode, Out offset, TempStorage& temp,
+                 stream_t stream);
+
+}  // namespace tessera::scan::gpu

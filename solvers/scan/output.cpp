@@ -1,0 +1,38 @@
+#include "solvers/scan/output.hpp"
+
+#include "comm/errors.hpp"
+#include "io/h5.hpp"
+#include "tessera/version.hpp"
+
+namespace tessera::scan {
+
+std::filesystem::path write_result_file(comm::Context& ctx, const std::filesystem::path& dir, ScanJob& job,
+                                        const ScanSetup& s, const RunRecord& record) {
+  const std::filesystem::path final_path = dir / "scan.h5";
+  const std::filesystem::path tmp = dir / "scan.h5.tmp";
+  io::File file = io::File::create(ctx, tmp);
+  {
+    const io::Group root = file.root();
+    job.write(root);
+    io::write_attribute(root, "solver", "scan");
+    io::write_attribute(root, "type", std::string(to_string(s.input_type)));
+    io::write_attribute(root, "accumulate", std::string(to_string(s.output_type)));
+    io::write_attribute(root, "mode", std::string(to_string(s.mode)));
+    io::write_attribute(root, "variant", std::string(to_string(s.variant)));
+    io::write_attribute(root, "length", s.length);
+    io::write_attribute(root, "input", s.input.describe());
+    io::write_attribute(root, "ranks", ctx.size());
+    io::write_attribute(root, "backend", std::string(tessera::to_string(record.backend)));
+    io::write_attribute(root, "steps", record.steps);
+    io::write_attribute(root, "seconds_per_scan", record.seconds_per_scan);
+    io::write_attribute(root, "tessera_version", std::string(kVersion) + " (" + kGitCommit + ")");
+    io::write_attribute(root, "deck", record.deck);
+  }
+  file.close();
+  comm::agree(ctx, [&] {
+    if (ctx.is_root()) std::filesystem::rename(tmp, final_path);
+  });
+  return final_path;
+}
+
+}  // namespace tessera::scan

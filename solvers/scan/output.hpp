@@ -1,0 +1,27 @@
+#pragma once
+// <output_dir>/scan.h5: the result as one global 1-D dataset /scan (and /input on request),
+// with the run's metadata as root attributes. Written to scan.h5.tmp and renamed when complete,
+// so an interrupted write never replaces a good file.
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+#include "comm/context.hpp"
+#include "core/backend.hpp"
+#include "solvers/scan/job.hpp"
+#include "solvers/scan/setup.hpp"
+
+namespace tessera::scan {
+
+struct RunRecord {
+  Backend backend = Backend::cpu;
+  std::int64_t steps = 0;         // scans completed
+  double seconds_per_scan = 0;    // median over the steps of this run (0: none timed)
+  std::string deck;               // the resolved deck (TOML)
+};
+
+// Collective. Returns the final path.
+std::filesystem::path write_result_file(comm::Context& ctx, const std::filesystem::path& dir, ScanJob& job,
+                                        const ScanSetup& setup, const RunRecord& record);
+
+}  // namespace tessera::scan

@@ -1,0 +1,20 @@
+#include "solvers/scan/solver_info.hpp"
+
+#include "solvers/scan/bench.hpp"
+#include "solvers/scan/schema.hpp"
+#include "solvers/scan/solver.hpp"
+
+namespace tessera::scan {
+
+SolverInfo solver_info() {
+  SolverInfo info;
+  info.name = "scan";
+  info.description = "distributed prefix sum: the seed's GPU scans, decoupled look-back, CUB and Thrust baselines";
+  info.format_version = 1;
+  info.schema = scan_schema;
+  info.create = [](RunContext& run) { return make_scan_solver(run); };
+  info.bench = bench_scan;
+  return info;
+}
+
+}  // namespace tessera::scan

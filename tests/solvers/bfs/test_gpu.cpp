@@ -1,0 +1,180 @@
+// The cuda kernels against the cpu: every algorithm on Kronecker graphs of scale 10 to 16
+// (and the small shaped graphs) gives the serial reference's levels, the cpu engine's reached
+// and Graph500 edge counts, and parents the cuda validator accepts; the cuda validator counts
+// the same violations as the cpu one on broken trees; every search of one engine (not only
+// its first) is right. Registered for 1 and 2 ranks: 2 GPUs must agree with 1 (both with the
+// reference). Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <climits>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "comm/collectives.hpp"
+#include "comm/transport.hpp"
+#include "solvers/bfs/edge_source.hpp"
+#include "solvers/bfs/reference.hpp"
+#include "solvers/bfs/roots.hpp"
+#include "solvers/bfs/search.hpp"
+#include "solvers/bfs/validate.hpp"
+#include "tests/solvers/bfs/graphs.hpp"
+
+using namespace tessera;
+using namespace tessera::bfs;
+using tessera::test::context;
+
+namespace {
+
+// One transport per backend for the whole test program (an NCCL communicator is slow to
+// make). Never destroyed: statics would outlive MPI and the CUDA context.
+comm::Transport& transport(Backend b) {
+  static comm::Transport* cuda = comm::make_transport(context(), Backend::cuda, "auto").transport.release();
+  static comm::Transport* cpu = comm::make_transport(context(), Backend::cpu, "auto").transport.release();
+  return b == Backend::cuda ? *cuda : *cpu;
+}
+
+struct Engines {
+  Engines(const LocalGraph& g, SearchOptions o)
+      : cuda(context(), transport(Backend::cuda), g, Backend::cuda, o),
+        cpu(context(), transport(Backend::cpu), g, Backend::cpu, o) {}
+  BfsEngine cuda, cpu;
+};
+
+void compare_search(Engines& e, const LocalGraph& whole, std::int64_t root) {
+  const BfsTree ref = serial_bfs(whole, root);
+  const SearchResult rc = e.cuda.search(root);
+  const ValidationReport v = validate(e.cuda, root);
+  EXPECT_TRUE(v.ok()) << v.message;
+  EXPECT_EQ(e.cuda.global_tree().level, ref.level);
+  const SearchResult rh = e.cpu.search(root);
+  EXPECT_EQ(rc.reached, rh.reached);
+  EXPECT_EQ(rc.input_edges, rh.input_edges);
+  EXPECT_EQ(rc.depth, rh.depth);
+}
+
+std::vector<Edge> kronecker_list(const KroneckerSpec& spec) {
+  const KroneckerEdgeSource all(spec, 0, 1);
+  std::vector<Edge> edges(static_cast<std::size_t>(all.local_edges()));
+  all.fill(0, edges);
+  return edges;
+}
+
+}  // namespace
+
+TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  for (int scale : {10, 13, 16}) {
+    KroneckerSpec spec;
+    spec.scale = scale;
+    const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
+    const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+    const auto roots = sample_roots(ctx, g, 3, 9);
+    std::vector<std::pair<Algorithm, DirectionPolicy>> algorithms = {
+        {Algorithm::direction_optimizing, {}},         {Algorithm::direction_optimizing, {0.01, 1e9}},
+        {Algorithm::top_down, {}},                      {Algorithm::bottom_up, {}}};
+    if (scale <= 13) algorithms.push_back({Algorithm::edge_parallel, {}});
+    for (const auto& [alg, policy] : algorithms) {
+      Engines e(g, SearchOptions{alg, policy});
+      for (std::int64_t root : roots) {
+        SCOPED_TRACE("scale " + std::to_string(scale) + " " + std::string(to_string(alg)) + " root " +
+                     std::to_string(root));
+        compare_search(e, whole, root);
+      }
+    }
+  }
+}
+
+TEST(BfsGpu, ShapedGraphsMatchTheReference) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  for (const auto& tg : fixtures::all_graphs()) {
+    const LocalGraph whole = build_serial_graph(tg.n, tg.edges);
+    const LocalGraph g = build_graph(ctx, VectorEdgeSource(tg.n, fixtures::my_block(tg.edges, ctx.rank(), ctx.size())));
+    for (Algorithm alg : {Algorithm::direction_optimizing, Algorithm::top_down, Algorithm::bottom_up,
+                          Algorithm::edge_parallel}) {
+      Engines e(g, SearchOptions{alg, {}});
+      for (std::int64_t root : tg.roots) {
+        SCOPED_TRACE(tg.name + " " + std::string(to_string(alg)) + " root " + std::to_string(root));
+        compare_search(e, whole, root);
+      }
+    }
+  }
+}
+
+// One engine, many searches, roots owned by each rank in turn (so every rank is at times a
+// non-owner whose level-0 frontier is empty but who receives pairs), repeated so the queues
+// meet every parity of swaps. Once, after a search with an odd number of levels, such a
+// rank's received vertices went into a stale queue buffer: only an engine's first search
+// was right. Each search must match the reference, not just the first.
+TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  KroneckerSpec spec;
+  spec.scale = 11;
+  // A path keeps one rank's frontier empty for most levels while it still receives pairs.
+  const std::vector<fixtures::TestGraph> graphs = {{"kronecker", spec.vertices(), kronecker_list(spec), {}},
+                                                   fixtures::path_graph(300)};
+  for (const auto& tg : graphs) {
+    const std::string& name = tg.name;
+    const LocalGraph whole = build_serial_graph(tg.n, tg.edges);
+    const LocalGraph g = build_graph(ctx, VectorEdgeSource(tg.n, fixtures::my_block(tg.edges, ctx.rank(), ctx.size())));
+    // Per rank, its first two vertices with edges (every rank's block has some in both graphs).
+    std::vector<std::int64_t> mine(2, INT64_MAX);
+    for (std::int64_t v = 0, k = 0; v < g.count && k < 2; ++v)
+      if (g.degree(v) > 0) mine[static_cast<std::size_t>(k++)] = g.begin + v;
+    std::vector<std::int64_t> roots;
+    for (int pass = 0; pass < 2; ++pass)
+      for (int r = 0; r < ctx.size(); ++r) {
+        std::int64_t root = r == ctx.rank() ? mine[static_cast<std::size_t>(pass)] : INT64_MAX;
+        root = comm::allreduce(ctx, root, comm::Op::min);
+        ASSERT_NE(root, INT64_MAX) << name << ": rank " << r << " owns no vertex with edges";
+        roots.push_back(root);
+      }
+    for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing}) {
+      Engines e(g, SearchOptions{alg, {}});
+      for (int repeat = 0; repeat < 2; ++repeat)
+        for (std::int64_t root : roots) {
+          SCOPED_TRACE(name + " " + std::string(to_string(alg)) + " root " + std::to_string(root) + " repeat " +
+                       std::to_string(repeat));
+          compare_search(e, whole, root);
+        }
+    }
+  }
+}
+
+TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  KroneckerSpec spec;
+  spec.scale = 12;
+  const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
+  const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+  const std::int64_t root = sample_roots(ctx, g, 1, 3).front();
+  const BfsTree good = serial_bfs(whole, root);
+  Engines e(g, SearchOptions{});
+  auto counts = [&](BfsEngine& engine, const BfsTree& t) {
+    const auto b = static_cast<std::size_t>(g.begin), c = static_cast<std::size_t>(g.count);
+    engine.kernels().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
+    return validate(engine, root).violations;
+  };
+  std::vector<BfsTree> broken(5, good);
+  auto rng = tessera::test::rng(5);
+  for (int i = 0; i < 40; ++i) {  // many random faults of every kind
+    const std::int64_t v = std::uniform_int_distribution<std::int64_t>(0, spec.vertices() - 1)(rng);
+    broken[0].parent[v] = good.parent[(v * 7 + 1) % spec.vertices()];
+    broken[1].level[v] += 1 + i % 3;
+    broken[2].parent[v] = -1;
+    broken[3].parent[v] = v;
+    broken[4].level[v] = -1;
+  }
+  broken[0].parent[root] = -1;
+  for (const BfsTree& t : broken) {
+    const auto a = counts(e.cuda, t), b = counts(e.cpu, t);
+    EXPECT_EQ(a, b);
+    EXPECT_GT(std::accumulate(a.begin(), a.end(), std::int64_t{0}), 0);
+  }
+  EXPECT_EQ(counts(e.cuda, good), (std::array<std::int64_t, kChecks>{}));
+}

@@ -1,0 +1,251 @@
+// The cuda engine against the cpu reference (gpu label; skipped without a device):
+//  - a decomposed run over the ranks (1 GPU, or 2 GPUs through each device transport) with
+//    random initial fields, random materials, every boundary kind, sources and probes equals
+//    the serial cpu run within the stated tolerance (expected: bit for bit, since both
+//    backends evaluate yee.hpp without FMA contraction in the same order);
+//  - the seed's launch variants and the generic kernel give the own kernels' bits;
+//  - host round trips of fields and psi arrays (what checkpoints use) are exact.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "comm/cart.hpp"
+#include "comm/collectives.hpp"
+#include "comm/transport.hpp"
+#include "core/error.hpp"
+#include "solvers/fdtd/seed_variants.hpp"
+#include "tests/solvers/fdtd/fdtd_test_util.hpp"
+#include "tests/support/mpi_test.hpp"
+
+using namespace tessera;
+using namespace tessera::fdtd;
+using tessera::test::context;
+
+namespace {
+
+// cuda against cpu: |cuda - cpu| <= kTolerance * max |cpu| over each component.
+constexpr double kTolerance = 1e-6;
+
+Model random_model(std::uint64_t seed) {
+  Model m = fdtd::test::box_model({70, 45, 38}, 0.95);
+  m.faces[0] = {FaceKind::cpml, FaceKind::pec};
+  m.faces[1] = {FaceKind::periodic, FaceKind::periodic};
+  m.faces[2] = {FaceKind::pec, FaceKind::cpml};
+  m.cpml.thickness = 6;
+  m.cpml.kappa_max = 4;
+  m.cpml.alpha_max = 0.05;
+  std::mt19937_64 rng = tessera::test::rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 6; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 9 * u(rng), 3 * u(rng), false});
+  const double d = m.cell_size[0];
+  for (int i = 0; i < 40; ++i) {
+    Shape s;
+    s.material = 1 + static_cast<int>(u(rng) * 7) % 7;
+    s.kind = i % 3 == 0 ? ShapeKind::sphere : i % 3 == 1 ? ShapeKind::box : ShapeKind::cylinder;
+    s.center = {u(rng) * 70 * d, u(rng) * 45 * d, u(rng) * 38 * d};
+    s.radius = (1 + 5 * u(rng)) * d;
+    s.length = 6 * d;
+    s.axis = i % 3;
+    s.min = s.center;
+    s.max = {s.center[0] + 8 * d, s.center[1] + 5 * d, s.center[2] + 4 * d};
+    m.shapes.push_back(s);
+  }
+  Waveform w;
+  w.kind = WaveformKind::ricker;
+  w.frequency = 3e10;
+  w.delay = 1.5 / w.frequency;
+  for (Index3 c : {Index3{35, 22, 19}, Index3{0, 44, 37}, Index3{69, 0, 0}, Index3{34, 23, 19}})
+    m.sources.push_back(fdtd::test::soft_source(static_cast<int>(c[1] % 3), c, w, 1e-2));
+  m.sources[2].hard = true;
+  for (std::int64_t i = 0; i < 70; i += 9)
+    fdtd::test::add_probe(m, "p" + std::to_string(i), {{kEz, {i, (i * 7) % 45, (i * 5) % 38}}, {kHx, {69 - i, i % 45, 3}}});
+  return m;
+}
+
+constexpr int kSteps = 40;
+
+struct Result {
+  std::vector<std::vector<float>> fields, psi;
+  std::vector<float> samples;
+  double energy = 0;
+};
+
+Result run(Stepper& s, bool collective_energy) {
+  s.engine().fill_random(99);
+  for (int n = 0; n < kSteps; ++n) s.step();
+  Result r;
+  for (int c = 0; c < kComponents; ++c) {
+    r.fields.emplace_back(static_cast<std::size_t>(s.engine().layout().elements()));
+    s.engine().download(c, r.fields.back());
+  }
+  for (std::size_t sl = 0; sl < s.slabs().size(); ++sl)
+    for (int w = 0; w < 4; ++w) {
+      r.psi.emplace_back(static_cast<std::size_t>(s.slabs()[sl].local.cells()));
+      s.engine().download_psi(static_cast<int>(sl), w, r.psi.back());
+    }
+  std::vector<std::int64_t> steps;
+  r.samples = s.drain_samples(steps);
+  const auto e = s.local_energy();
+  r.energy = collective_energy ? comm::allreduce(context(), e.electric + e.magnetic, comm::Op::sum) : e.electric + e.magnetic;
+  return r;
+}
+
+class FdtdGpu : public ::testing::TestWithParam<std::string> {};
+
+}  // namespace
+
+TEST_P(FdtdGpu, DecomposedCudaRunMatchesSerialCpu) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  std::unique_ptr<comm::Transport> transport;
+  std::string why;
+  try {
+    transport = comm::make_transport(ctx, Backend::cuda, GetParam()).transport;
+  } catch (const InputError& e) {
+    why = e.what();
+  }
+  if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
+
+  const Model m = random_model(3);
+  auto serial = make_serial_stepper(m);
+  const Result ref = run(*serial, false);
+  const Layout gl = serial->engine().layout();
+
+  comm::CartDecomposition decomp(ctx, m.cells, {0, 0, 0}, {false, true, false});
+  const LocalDomain d = local_domain(decomp);
+  auto engine = make_cuda_engine(d, h_coefficients(m));
+  auto ghosts = make_halo_ghosts(decomp, *transport, engine->layout());
+  Stepper s(m, d, std::move(engine), std::move(ghosts));
+  const Result got = run(s, true);
+  const Layout ll = s.engine().layout();
+
+  std::int64_t not_identical = 0, values = 0;
+  for (int c = 0; c < kComponents; ++c) {
+    double scale = 0, worst = 0;
+    for (std::int64_t k = 0; k < d.n[2]; ++k)
+      for (std::int64_t j = 0; j < d.n[1]; ++j)
+        for (std::int64_t i = 0; i < d.n[0]; ++i) {
+          const float a = got.fields[c][ll.at(i, j, k)];
+          const float b = ref.fields[c][gl.at(i + d.offset[0], j + d.offset[1], k + d.offset[2])];
+          scale = std::max(scale, double(std::abs(b)));
+          worst = std::max(worst, double(std::abs(a - b)));
+          not_identical += std::memcmp(&a, &b, 4) != 0;
+          ++values;
+        }
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LE(worst, kTolerance * scale) << kComponentName[c] << " via " << GetParam();
+  }
+  std::printf("rank %d via %s: %lld of %lld field values not bit-identical to the cpu run\n", ctx.rank(),
+              GetParam().c_str(), static_cast<long long>(not_identical), static_cast<long long>(values));
+
+  std::int64_t psi_bad = 0;
+  for (std::size_t sl = 0; sl < s.slabs().size(); ++sl) {
+    const Box& mb = s.slabs()[sl].local;
+    const Box& gb = serial->slabs()[sl].local;
+    for (int w = 0; w < 4; ++w)
+      for (std::int64_t k = mb.lo[2]; k < mb.hi[2]; ++k)
+        for (std::int64_t j = mb.lo[1]; j < mb.hi[1]; ++j)
+          for (std::int64_t i = mb.lo[0]; i < mb.hi[0]; ++i) {
+            const float a =
+                got.psi[sl * 4 + w][((k - mb.lo[2]) * mb.extent(1) + (j - mb.lo[1])) * mb.extent(0) + (i - mb.lo[0])];
+            const float b = ref.psi[sl * 4 + w][((k + d.offset[2] - gb.lo[2]) * gb.extent(1) + (j + d.offset[1] - gb.lo[1])) *
+                                                    gb.extent(0) +
+                                                (i + d.offset[0] - gb.lo[0])];
+            psi_bad += std::abs(a - b) > kTolerance * (std::abs(b) + 1e-30f);
+          }
+  }
+  EXPECT_EQ(psi_bad, 0);
+  const auto& cols = s.sample_columns();
+  const std::size_t w = cols.size(), gw = serial->sample_columns().size();
+  for (std::size_t r = 0; r < got.samples.size() / std::max<std::size_t>(w, 1); ++r)
+    for (std::size_t c = 0; c < w; ++c) {
+      const float a = got.samples[r * w + c], b = ref.samples[r * gw + static_cast<std::size_t>(cols[c])];
+      EXPECT_LE(std::abs(a - b), kTolerance * (std::abs(b) + 1e-30f)) << "probe column " << cols[c];
+    }
+  EXPECT_NEAR(got.energy, ref.energy, 1e-9 * ref.energy);
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, FdtdGpu, ::testing::Values("staged", "nccl", "mpi"),
+                         [](const auto& info) { return info.param; });
+
+TEST(FdtdGpuKernels, SeedVariantsAndGenericKernelGiveTheOwnKernelsBits) {
+  TESSERA_REQUIRE_GPU();
+  Model m = random_model(4);
+  m.cells = {67, 41, 29};  // not multiples of the block shapes
+  m.shapes.resize(10);
+  m.sources.clear();
+  m.probes.clear();
+  const LocalDomain d = whole_domain(m.cells, {false, false, false});
+  auto engine = make_cuda_engine(d, h_coefficients(m));
+  Stepper s(m, d, std::move(engine), make_local_ghosts(d));
+  Engine& e = s.engine();
+  const Box all = d.local();
+  const auto fields = [&] {
+    std::vector<float> out, tmp(static_cast<std::size_t>(e.layout().elements()));
+    for (int c = 0; c < kComponents; ++c) {
+      e.download(c, tmp);
+      out.insert(out.end(), tmp.begin(), tmp.end());
+    }
+    return out;
+  };
+  e.fill_random(5);
+  for (int n = 0; n < 6; ++n) {
+    e.update_h(all);
+    e.update_e(all);
+  }
+  const auto reference = fields();
+  const auto variants = seed_variants(m.cells);
+  ASSERT_EQ(variants.size(), 4u);
+  for (std::size_t v = 0; v < variants.size(); ++v) {
+    e.fill_random(5);
+    for (int n = 0; n < 6; ++n) run_seed_variant(e, static_cast<int>(v));
+    EXPECT_EQ(fields(), reference) << variants[v].name << " " << variants[v].launch;
+  }
+  e.fill_random(5);
+  // The step's shells use the generic kernel; a box split in two gives the same bits too.
+  for (int n = 0; n < 6; ++n) {
+    Box lower = all, upper = all;
+    lower.hi[1] = upper.lo[1] = 17;
+    e.update_h(lower);
+    e.update_h(upper);
+    e.update_e(upper);
+    e.update_e(lower);
+  }
+  EXPECT_EQ(fields(), reference);
+}
+
+TEST(FdtdGpuKernels, HostRoundTripsAreExact) {
+  TESSERA_REQUIRE_GPU();
+  Model m = random_model(6);
+  m.faces[1] = {FaceKind::pec, FaceKind::pec};  // one GPU without MPI: no periodic axis
+  const LocalDomain dp = whole_domain(m.cells, {false, false, false});
+  Stepper s(m, dp, make_cuda_engine(dp, h_coefficients(m)), make_local_ghosts(dp));
+  Stepper t(m, dp, make_cuda_engine(dp, h_coefficients(m)), make_local_ghosts(dp));
+  s.engine().fill_random(8);
+  for (int n = 0; n < 10; ++n) s.step();
+  // Copy the state of s into t through the host, then both continue.
+  std::vector<float> host(static_cast<std::size_t>(s.engine().layout().elements()));
+  for (int c = 0; c < kComponents; ++c) {
+    s.engine().download(c, host);
+    t.engine().upload(c, host);
+  }
+  for (std::size_t sl = 0; sl < s.slabs().size(); ++sl)
+    for (int w = 0; w < 4; ++w) {
+      std::vector<float> psi(static_cast<std::size_t>(s.slabs()[sl].local.cells()));
+      s.engine().download_psi(static_cast<int>(sl), w, psi);
+      t.engine().upload_psi(static_cast<int>(sl), w, psi);
+    }
+  t.set_step(s.steps());
+  for (int n = 0; n < 10; ++n) {
+    s.step();
+    t.step();
+  }
+  std::vector<float> x(host.size()), y(host.size());
+  for (int c = 0; c < kComponents; ++c) {
+    s.engine().download(c, x);
+    t.engine().download(c, y);
+    EXPECT_EQ(x, y) << kComponentName[c];
+  }
+}

@@ -1,0 +1,285 @@
+// The deck -> model translation and its error messages, and the small pure pieces: waveforms,
+// CPML profiles, material coefficients, the overlap split, the XDMF text.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+
+#include "core/deck/deck.hpp"
+#include "core/error.hpp"
+#include "solvers/fdtd/constants.hpp"
+#include "solvers/fdtd/cpml.hpp"
+#include "solvers/fdtd/materials.hpp"
+#include "solvers/fdtd/schema.hpp"
+#include "solvers/fdtd/stepper.hpp"
+#include "solvers/fdtd/xdmf.hpp"
+
+using namespace tessera;
+using namespace tessera::fdtd;
+
+namespace {
+
+Model load(const std::string& text) {
+  const deck::Deck d = deck::load_deck(fdtd::schema(), text, "test.toml");
+  return model_from_deck(d);
+}
+
+// The InputError message of a deck that must be refused.
+std::string error_of(const std::string& text) {
+  try {
+    load(text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "accepted:\n" << text;
+  return {};
+}
+
+#define EXPECT_HAS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
+
+}  // namespace
+
+TEST(FdtdModel, DefaultsResolve) {
+  const Model m = load("[fdtd]\ncells = [10, 8, 6]\n");
+  EXPECT_EQ(m.cells, (Index3{10, 8, 6}));
+  EXPECT_DOUBLE_EQ(m.dt, 0.99 * courant_limit(m.cell_size));
+  EXPECT_DOUBLE_EQ(courant_limit({1e-3, 1e-3, 1e-3}), 1e-3 / (kC0 * std::sqrt(3.0)));
+  for (int a = 0; a < 3; ++a) EXPECT_EQ(m.faces[a][0], FaceKind::pec);
+  ASSERT_EQ(m.materials.size(), 2u);
+  EXPECT_EQ(m.materials[kPec].name, "pec");
+  ASSERT_EQ(m.volumes.size(), 1u);  // the default output: every component, whole grid
+  EXPECT_EQ(m.volumes[0].components.size(), 6u);
+  EXPECT_EQ(m.volumes[0].region, (Box{{0, 0, 0}, {10, 8, 6}}));
+}
+
+TEST(FdtdModel, FullDeck) {
+  const Model m = load(R"(
+[fdtd]
+cells = [20, 20, 10]
+cell_size = [1e-3, 2e-3, 1e-3]
+dt = 1e-12
+background = "air"
+[fdtd.boundary]
+x_low = "periodic"
+x_high = "periodic"
+z_high = "cpml"
+[fdtd.cpml]
+thickness = 4
+[[fdtd.material]]
+name = "air"
+[[fdtd.material]]
+name = "glass"
+eps_r = 2.25
+sigma = 0.1
+[[fdtd.geometry]]
+shape = "sphere"
+material = "glass"
+center = [10e-3, 20e-3, 5e-3]
+radius = 4e-3
+[[fdtd.source]]
+position = [10.2e-3, 20e-3, 5e-3]
+component = "Ey"
+type = "hard"
+waveform = "ricker"
+frequency = 2e10
+[[fdtd.probe]]
+name = "a"
+position = [5e-3, 5e-3, 5e-3]
+components = "Ez, Hy"
+[[fdtd.volume]]
+name = "plane"
+components = "Ez"
+min = [0, 0, 5e-3]
+max = [20e-3, 40e-3, 5e-3]
+stride = [2, 2, 1]
+)");
+  EXPECT_DOUBLE_EQ(m.dt, 1e-12);
+  EXPECT_TRUE(m.periodic(0));
+  EXPECT_EQ(m.cpml_cells(2, 1), 4);
+  EXPECT_EQ(m.cpml_cells(2, 0), 0);
+  EXPECT_EQ(m.background, 2);
+  ASSERT_EQ(m.shapes.size(), 1u);
+  EXPECT_EQ(m.shapes[0].material, 3);
+  ASSERT_EQ(m.sources.size(), 1u);
+  // Ey nodes sit at (i, j + 1/2, k): x = 10.2 mm -> i = 10, y = 20 mm -> j + 1/2 = 10 -> j = 10 (rounded up).
+  EXPECT_EQ(m.sources[0].node.component, kEy);
+  EXPECT_EQ(m.sources[0].node.cell, (Index3{10, 10, 5}));
+  EXPECT_TRUE(m.sources[0].hard);
+  EXPECT_NEAR(m.sources[0].waveform.delay, 1.5 / 2e10, 1e-20);
+  ASSERT_EQ(m.probes.size(), 1u);
+  ASSERT_EQ(m.probes[0].nodes.size(), 2u);
+  EXPECT_EQ(m.probes[0].nodes[1].component, kHy);
+  ASSERT_EQ(m.volumes.size(), 1u);
+  EXPECT_EQ(m.volumes[0].region, (Box{{0, 0, 5}, {20, 20, 6}}));  // a plane: one cell thick
+  EXPECT_EQ(m.volumes[0].samples(), (Index3{10, 10, 1}));
+}
+
+TEST(FdtdModel, UnstableTimeStepIsRefusedWithTheLimit) {
+  const auto msg = error_of("[fdtd]\ncells = [8, 8, 8]\ncourant = 1.2\n");
+  EXPECT_HAS(msg, "test.toml:3");
+  EXPECT_HAS(msg, "courant = 1.2 is unstable");
+  EXPECT_HAS(msg, fmt::format("{:.6g}", courant_limit({1e-3, 1e-3, 1e-3})));
+  const auto msg2 = error_of("[fdtd]\ncells = [8, 8, 8]\ndt = 2e-12\n");
+  EXPECT_HAS(msg2, "fdtd.dt = 2e-12 s is unstable");
+  EXPECT_HAS(msg2, fmt::format("dt <= {:.6g} s", courant_limit({1e-3, 1e-3, 1e-3})));
+}
+
+TEST(FdtdModel, GeometryOutsideTheDomainIsRefused) {
+  const auto msg = error_of(
+      "[fdtd]\ncells = [10, 10, 10]\n[[fdtd.geometry]]\nshape = \"sphere\"\nmaterial = \"pec\"\n"
+      "center = [5e-3, 5e-3, 9e-3]\nradius = 2e-3\n");
+  EXPECT_HAS(msg, "fdtd.geometry[0] lies outside the domain");
+  EXPECT_HAS(msg, "along z");
+  const auto box = error_of(
+      "[fdtd]\ncells = [10, 10, 10]\n[[fdtd.geometry]]\nshape = \"box\"\nmaterial = \"pec\"\n"
+      "min = [-1e-3, 0, 0]\nmax = [1e-3, 1e-3, 1e-3]\n");
+  EXPECT_HAS(box, "along x");
+  const auto missing = error_of("[fdtd]\n[[fdtd.geometry]]\nshape = \"cylinder\"\nmaterial = \"pec\"\n"
+                                "center = [5e-3, 5e-3, 5e-3]\nradius = 1e-3\n");
+  EXPECT_HAS(missing, "needs 'length'");
+}
+
+TEST(FdtdModel, UnknownMaterialIsRefusedWithASuggestion) {
+  const auto msg = error_of(
+      "[fdtd]\n[[fdtd.material]]\nname = \"glass\"\neps_r = 4\n[[fdtd.geometry]]\nshape = \"box\"\n"
+      "material = \"glas\"\nmin = [0, 0, 0]\nmax = [1e-3, 1e-3, 1e-3]\n");
+  EXPECT_HAS(msg, "test.toml:7");
+  EXPECT_HAS(msg, "\"glas\" is not a material");
+  EXPECT_HAS(msg, "did you mean 'glass'");
+  EXPECT_HAS(error_of("[fdtd]\nbackground = \"water\"\n"), "fdtd.background = \"water\" is not a material");
+  EXPECT_HAS(error_of("[fdtd]\n[[fdtd.material]]\nname = \"pec\"\n"), "built in");
+}
+
+TEST(FdtdModel, PmlThickerThanTheDomainIsRefused) {
+  const auto msg = error_of(
+      "[fdtd]\ncells = [30, 12, 30]\n[fdtd.boundary]\ny_low = \"cpml\"\ny_high = \"cpml\"\n[fdtd.cpml]\n"
+      "thickness = 6\n");
+  EXPECT_HAS(msg, "test.toml:7");
+  EXPECT_HAS(msg, "along y take 12 of its 12 cells");
+  // One cpml face of 11 cells in 12 is fine.
+  EXPECT_NO_THROW(load("[fdtd]\ncells = [30, 12, 30]\n[fdtd.boundary]\ny_low = \"cpml\"\n[fdtd.cpml]\nthickness = 11\n"));
+}
+
+TEST(FdtdModel, OtherMistakes) {
+  EXPECT_HAS(error_of("[fdtd]\n[fdtd.boundary]\nx_low = \"periodic\"\n"), "needs both faces periodic");
+  EXPECT_HAS(error_of("[fdtd]\ncells = [4, 4, 4]\n[[fdtd.source]]\nposition = [1e-3, 5e-3, 1e-3]\n"
+                      "waveform = \"gaussian\"\nwidth = 1e-11\n"),
+             "lies outside the domain");
+  EXPECT_HAS(error_of("[fdtd]\n[[fdtd.source]]\nposition = [1e-3, 1e-3, 1e-3]\nwaveform = \"ricker\"\n"),
+             "needs 'frequency'");
+  EXPECT_HAS(error_of("[fdtd]\n[[fdtd.probe]]\nposition = [1e-3, 1e-3, 1e-3]\ncomponents = \"Ex Ew\"\n"),
+             "unknown field component \"Ew\"");
+  EXPECT_HAS(error_of("[fdtd]\n[[fdtd.probe]]\nname = \"a\"\nposition = [1e-3, 1e-3, 1e-3]\n"
+                      "[[fdtd.probe]]\nname = \"a\"\nposition = [2e-3, 1e-3, 1e-3]\n"),
+             "used twice");
+  // A zero-size grid is refused by the schema itself.
+  try {
+    load("[fdtd]\ncells = [0, 4, 4]\n");
+    ADD_FAILURE() << "a zero-size grid was accepted";
+  } catch (const InputError& e) {
+    EXPECT_HAS(e.what(), "fdtd.cells");
+  }
+}
+
+TEST(FdtdModel, Waveforms) {
+  Waveform g{WaveformKind::gaussian, 0, 1e-11, 4e-11, 0};
+  EXPECT_DOUBLE_EQ(g(4e-11), 1.0);
+  EXPECT_NEAR(g(5e-11), std::exp(-1.0), 1e-15);
+  EXPECT_LT(g(0), 1.2e-7);
+  // A Ricker wavelet has no mean: a soft source driven by it leaves no charge behind.
+  Waveform r{WaveformKind::ricker, 1e10, 0, 1.5e-10, 0};
+  double sum = 0, peak = 0;
+  for (int i = 0; i < 4000; ++i) {
+    sum += r(i * 1e-13);
+    peak = std::max(peak, std::abs(r(i * 1e-13)));
+  }
+  EXPECT_DOUBLE_EQ(peak, 1.0);
+  EXPECT_LT(std::abs(sum) * 1e-13, 1e-6 * 1e-10);
+  Waveform cw{WaveformKind::continuous, 1e9, 0, 0, 3e-9};
+  EXPECT_EQ(cw(0), 0.0);
+  EXPECT_LT(std::abs(cw(1e-10)), 0.02);  // still ramping up
+  EXPECT_NEAR(cw(5.25e-9), 1.0, 1e-9);   // fully on: sin at a quarter period
+  Waveform mg{WaveformKind::modulated_gaussian, 1e10, 1e-10, 4e-10, 0};
+  EXPECT_NEAR(mg(4e-10 + 0.25e-10), std::exp(-0.0625), 1e-12);
+}
+
+TEST(FdtdModel, MaterialCoefficients) {
+  Model m = load("[fdtd]\n[[fdtd.material]]\nname = \"lossy\"\neps_r = 4\nsigma = 2\n");
+  const MaterialTable t = material_table(m);
+  EXPECT_EQ(t.coeffs[kVacuum].ca, 1.0f);
+  EXPECT_FLOAT_EQ(t.coeffs[kVacuum].cbx, float(m.dt / kEps0 / 1e-3));
+  EXPECT_EQ(t.coeffs[kPec].ca, 0.0f);
+  EXPECT_EQ(t.coeffs[kPec].cbz, 0.0f);
+  const double s = 2 * m.dt / (2 * 4 * kEps0);
+  EXPECT_FLOAT_EQ(t.coeffs[2].ca, float((1 - s) / (1 + s)));
+  EXPECT_FLOAT_EQ(t.coeffs[2].cby, float(m.dt / (4 * kEps0) / (1 + s) / 1e-3));
+  EXPECT_LT(t.coeffs[2].ca, 1.0f);
+}
+
+TEST(FdtdModel, CpmlProfileIsGraded) {
+  Model m = load("[fdtd]\ncells = [40, 40, 40]\n[fdtd.boundary]\nx_low = \"cpml\"\nx_high = \"cpml\"\n"
+                 "[fdtd.cpml]\nthickness = 8\nkappa_max = 5\nalpha_max = 0.05\n");
+  const LocalDomain d = whole_domain(m.cells, {false, false, false});
+  const auto slabs = cpml_slabs(m, d);
+  ASSERT_EQ(slabs.size(), 2u);
+  EXPECT_EQ(slabs[0].local, (Box{{0, 0, 0}, {8, 40, 40}}));
+  EXPECT_EQ(slabs[1].local, (Box{{32, 0, 0}, {40, 40, 40}}));
+  // Low slab: deepest at cell 0, where kappa is largest.
+  const auto& lo = slabs[0].profile;
+  for (std::size_t i = 1; i < lo.size(); ++i) {
+    EXPECT_GT(lo[i].ke, lo[i - 1].ke);
+    EXPECT_LT(lo[i].ce, 0.0f);
+    EXPECT_GT(lo[i].be, 0.0f);
+    EXPECT_LE(lo[i].be, 1.0f);
+  }
+  EXPECT_NEAR(lo[0].ke, 1.0 / 5 - 1, 1e-6);  // kappa_max at the wall
+  // The high slab mirrors the low one: E node depth (g - 32) / 8, H node half a cell further.
+  const auto& hi = slabs[1].profile;
+  EXPECT_EQ(hi[0].ce, 0.0f);  // E node on the interface
+  for (std::size_t i = 1; i < 8; ++i) EXPECT_FLOAT_EQ(hi[i].ce, lo[8 - i].ce);
+  for (std::size_t i = 0; i < 8; ++i) EXPECT_FLOAT_EQ(hi[i].ch, lo[7 - i].ch);
+}
+
+TEST(FdtdModel, OverlapSplitCoversTheBoxOnce) {
+  for (int side : {0, 1})
+    for (int mask = 0; mask < 8; ++mask) {
+      const Index3 n{5, 4, 3};
+      const std::array<bool, 3> filled{bool(mask & 1), bool(mask & 2), bool(mask & 4)};
+      const SplitBoxes s = split_for_overlap(n, filled, side);
+      std::vector<int> hits(60, 0);
+      auto mark = [&](const Box& b) {
+        for (auto k = b.lo[2]; k < b.hi[2]; ++k)
+          for (auto j = b.lo[1]; j < b.hi[1]; ++j)
+            for (auto i = b.lo[0]; i < b.hi[0]; ++i) ++hits[(k * 4 + j) * 5 + i];
+      };
+      mark(s.interior);
+      for (const Box& b : s.shell) mark(b);
+      for (int h : hits) EXPECT_EQ(h, 1);
+      // The interior never touches a filled ghost layer.
+      for (int a = 0; a < 3; ++a) {
+        if (filled[a]) {
+          EXPECT_TRUE(side == 1 ? s.interior.hi[a] <= n[a] - 1 : s.interior.lo[a] >= 1);
+        }
+      }
+    }
+}
+
+TEST(FdtdModel, XdmfPlacesComponentsAtTheirYeeNodes) {
+  XdmfSeries s;
+  s.name = "fields";
+  s.components = {kEx, kHz};
+  s.samples = {4, 3, 2};
+  s.cell_size = {1e-3, 2e-3, 4e-3};
+  s.first_cell = {2, 0, 1};
+  s.stride = {1, 1, 1};
+  s.steps = {{0, 0.0, "fields_00000000.h5"}, {10, 1e-11, "fields_00000010.h5"}};
+  const std::string x = xdmf_text(s);
+  EXPECT_HAS(x, "CollectionType=\"Temporal\"");
+  EXPECT_HAS(x, "<Time Value=\"1e-11\"/>");
+  EXPECT_HAS(x, "Dimensions=\"2 3 4\"");
+  EXPECT_HAS(x, "fields_00000010.h5:/Hz");
+  // Ex at ((2 + 1/2) dx, 0, 1 dz); Hz at ((2 + 1/2) dx, dy / 2, dz): origins listed z y x.
+  EXPECT_HAS(x, ">0.004 0 0.0025<");
+  EXPECT_HAS(x, ">0.004 0.001 0.0025<");
+}

@@ -1,0 +1,59 @@
+# The scan through the tessera executable: every shipped deck runs (shrunk) and verifies on 2
+# ranks, and bad inputs end with exit code 2 and a message naming the problem on every rank.
+set(tessera_exe $<TARGET_FILE:tessera>)
+set(scan_decks ${PROJECT_SOURCE_DIR}/inputs/scan)
+set(scan_data ${CMAKE_CURRENT_BINARY_DIR}/scan_cli_data)
+
+add_executable(make_scan_inputs make_scan_inputs.cpp)
+target_link_libraries(make_scan_inputs PRIVATE tessera_scan)
+add_test(NAME cli_scan_make_inputs COMMAND make_scan_inputs ${scan_data})
+set_tests_properties(cli_scan_make_inputs PROPERTIES FIXTURES_SETUP scan_inputs LABELS unit
+                     ENVIRONMENT "${TESSERA_TEST_ENV}")
+
+# Shipped decks, shrunk to seconds (the CPU backend, so the same on a GPU host).
+set(shrink --backend cpu --set scan.input.length=200003 --set run.steps=2)
+tessera_add_cli_test(cli_scan_seed_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/seed_123123123.toml ${shrink}
+                     EXPECT_CODE 0 EXPECT_REGEX "verified \\(sample\\).*equal the CPU reference" MAX_SECONDS 60)
+tessera_add_cli_test(cli_scan_int64_deck NP 3 COMMAND ${tessera_exe} run ${scan_decks}/int32_into_int64.toml ${shrink}
+                     EXPECT_CODE 0 EXPECT_REGEX "int32 -> int64.*verified \\(full\\)" MAX_SECONDS 60)
+tessera_add_cli_test(cli_scan_float_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/float64_exclusive.toml ${shrink}
+                     EXPECT_CODE 0 EXPECT_REGEX "verified \\(full\\).*agree with the CPU reference" MAX_SECONDS 60)
+tessera_add_cli_test(cli_scan_beyond_2e31_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/beyond_2e31.toml ${shrink}
+                     EXPECT_CODE 0 EXPECT_REGEX "verified" MAX_SECONDS 60)
+# write_input.toml writes output/scan_input/scan.h5, which from_file.toml reads (same work dir).
+tessera_add_cli_test(cli_scan_write_input_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/write_input.toml ${shrink}
+                     EXPECT_CODE 0 EXPECT_REGEX "wrote output/scan_input/scan.h5" MAX_SECONDS 60)
+tessera_add_cli_test(cli_scan_from_file_deck NP 3 COMMAND ${tessera_exe} run ${scan_decks}/from_file.toml --backend cpu
+                     --set scan.input.file=${CMAKE_CURRENT_BINARY_DIR}/cli_scan_write_input_deck.work/output/scan_input/scan.h5
+                     EXPECT_CODE 0 EXPECT_REGEX "file .*scan.h5 dataset /input.*verified \\(full\\)" MAX_SECONDS 60)
+set_tests_properties(cli_scan_write_input_deck PROPERTIES FIXTURES_SETUP scan_written_input)
+set_tests_properties(cli_scan_from_file_deck PROPERTIES FIXTURES_REQUIRED scan_written_input)
+
+# Bad inputs: exit code 2 on every rank, a message naming the key and the problem.
+set(from_inputs run ${scan_decks}/from_file.toml --backend cpu --set scan.input.file=${scan_data}/inputs.h5)
+foreach(case
+    "missing_dataset|--set|scan.input.dataset=/nope|dataset.*/nope"
+    "unsupported_type|--set|scan.input.dataset=u8|u8 in .*inputs.h5 holds uint8, an unsupported type"
+    "not_1d|--set|scan.input.dataset=cube|has 3 dimensions"
+    "length_mismatch|--set|scan.input.dataset=x|--set|scan.input.length=999|scan.input.length = 999 but dataset x in .* has 1000 elements"
+    "type_mismatch|--set|scan.input.dataset=x|--set|scan.type=float64|scan.type = \"float64\" but dataset x")
+  string(REPLACE "|" ";" parts "${case}")
+  list(POP_FRONT parts name)
+  list(POP_BACK parts regex)
+  tessera_add_cli_test(cli_scan_${name} NP 2 COMMAND ${tessera_exe} ${from_inputs} ${parts} EXPECT_CODE 2
+                       EXPECT_REGEX "${regex}" MAX_SECONDS 30)
+  set_tests_properties(cli_scan_${name} PROPERTIES FIXTURES_REQUIRED scan_inputs)
+endforeach()
+tessera_add_cli_test(cli_scan_missing_file NP 2 COMMAND ${tessera_exe} run ${scan_decks}/from_file.toml --backend cpu
+                     --set scan.input.file=no_such_file.h5 EXPECT_CODE 2 EXPECT_REGEX "no_such_file.h5" MAX_SECONDS 30)
+tessera_add_cli_test(cli_scan_gpu_variant_on_cpu COMMAND ${tessera_exe} run ${scan_decks}/seed_123123123.toml
+                     --backend cpu --set scan.variant=lookback EXPECT_CODE 2
+                     EXPECT_REGEX "scan.variant.*lookback\" runs on a GPU" MAX_SECONDS 30)
+tessera_add_cli_test(cli_scan_float_into_int64 COMMAND ${tessera_exe} run ${scan_decks}/float64_exclusive.toml
+                     --backend cpu --set scan.accumulate=int64 EXPECT_CODE 2
+                     EXPECT_REGEX "--set scan.accumulate=int64: accumulate = \"int64\" applies to integer input"
+                     MAX_SECONDS 30)
+
+# The benchmark runs (timings are never checked).
+tessera_add_cli_test(cli_scan_bench NP 2 COMMAND ${tessera_exe} bench scan --quick --repeat 2 --backend cpu
+                     EXPECT_CODE 0 EXPECT_REGEX "cpu-serial.*distributed cpu P=2" MAX_SECONDS 60)
