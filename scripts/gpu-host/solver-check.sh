@@ -17,6 +17,9 @@ while [ $# -gt 0 ]; do
   esac
 done
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,power.draw,temperature.gpu --format=csv
+# SM clock and power while the benchmarks run: compute-bound rates scale with the clock.
+nvidia-smi --query-gpu=index,clocks.sm,power.draw --format=csv,noheader,nounits -lms 250 > "$OUT/clocks.csv" 2>/dev/null &
+sampler=$!
 for s in "$@"; do
   if [ "$tests" = 1 ]; then
     ctest --test-dir "$B" -L gpu -R "$s" --output-on-failure -V > "$OUT/ctest_$s.log" 2>&1
@@ -29,4 +32,7 @@ for s in "$@"; do
     echo "== bench $s np$p: rc=$?"
   done
 done
+kill $sampler 2>/dev/null
+echo "=== SM clock [MHz] / power [W] while busy (samples with power > 200 W): min, median, max"
+awk -F', *' '$3 > 200 {print $2, $3}' "$OUT/clocks.csv" | sort -n | awk '{c[NR]=$1; p[NR]=$2} END {if (NR) print c[1], c[int((NR+1)/2)], c[NR], "MHz;", p[int((NR+1)/2)], "W median;", NR, "samples"}'
 for f in "$OUT"/bench_*.txt; do echo "=== $f"; cat "$f"; done

@@ -16,24 +16,31 @@ Statistics summarize(std::vector<double> x) {
   s.first_quartile = 0.5 * (x[(n - 1) / 4] + x[n / 4]);
   s.median = 0.5 * (x[(n - 1) / 2] + x[n / 2]);
   s.third_quartile = 0.5 * (x[n - 1 - (n - 1) / 4] + x[n - 1 - n / 4]);
+  // The harmonic statistics cover the searches that traversed edges: a search with rate 0 (a
+  // root without edges, which Graph500 never picks) has no finite reciprocal.
   double sum = 0, inverse_sum = 0;
+  int positive = 0;
   for (double v : x) {
     sum += v;
-    inverse_sum += v > 0 ? 1.0 / v : 0.0;
+    if (v > 0) {
+      inverse_sum += 1.0 / v;
+      ++positive;
+    }
   }
   s.mean = sum / n;
-  s.harmonic_mean = inverse_sum > 0 ? n / inverse_sum : 0.0;
+  s.harmonic_mean = positive > 0 ? positive / inverse_sum : 0.0;
   if (n > 1) {
-    double squares = 0, inverse_squares = 0;
-    const double inverse_mean = inverse_sum / n;
-    for (double v : x) {
-      squares += (v - s.mean) * (v - s.mean);
-      const double iv = v > 0 ? 1.0 / v : 0.0;
-      inverse_squares += (iv - inverse_mean) * (iv - inverse_mean);
-    }
+    double squares = 0;
+    for (double v : x) squares += (v - s.mean) * (v - s.mean);
     s.stddev = std::sqrt(squares / (n - 1));
+  }
+  if (positive > 1) {
+    double inverse_squares = 0;
+    const double inverse_mean = inverse_sum / positive;
+    for (double v : x)
+      if (v > 0) inverse_squares += (1.0 / v - inverse_mean) * (1.0 / v - inverse_mean);
     // Graph500: the deviation of the reciprocals, scaled back to the rate.
-    s.harmonic_stddev = std::sqrt(inverse_squares) / (n - 1) * s.harmonic_mean * s.harmonic_mean;
+    s.harmonic_stddev = std::sqrt(inverse_squares) / (positive - 1) * s.harmonic_mean * s.harmonic_mean;
   }
   return s;
 }

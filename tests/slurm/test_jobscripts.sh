@@ -11,7 +11,7 @@ repo=$1 build=$2 work=$3 python=$4
 fail() { echo "FAIL: $*"; for f in "$work"/*.out; do echo "--- $f"; tail -30 "$f"; done; exit 1; }
 trap cluster_stop EXIT
 
-for f in "$repo"/jobscripts/slurm/* "$repo"/jobscripts/mpirun/*; do
+for f in "$repo"/jobscripts/slurm/*.sbatch "$repo"/jobscripts/slurm/*.sh "$repo"/jobscripts/mpirun/*.sh; do
   [ -f "$f" ] && { bash -n "$f" || fail "bash -n $f"; }
 done
 echo "ok: bash -n on every job script"
@@ -45,6 +45,21 @@ with h5py.File(snaps[-1]) as f:
 assert glob.glob(run + "/checkpoints/checkpoint_00000040.h5")
 print("ok: short job output:", len(snaps), "snapshots, 256 bodies at t = 0.4")
 PY
+
+# 1b. The other solvers' CPU scripts, shortened with --set: COMPLETED, exit 0, HDF5 output.
+run_cpu_script() {  # solver output-file-glob dataset tessera-options...
+  local solver=$1 file=$2 dataset=$3; shift 3
+  local id
+  id=$(submit_wait 240 --export=ALL,RUN_DIR="$work/$solver" --output="$work/$solver-%j.out" \
+         "$repo/jobscripts/slurm/$solver-cpu.sbatch" "" "$@") || fail "$solver job timed out"
+  [ "$(job_state "$id")" = COMPLETED ] || fail "$solver job: state $(job_state "$id")"
+  [ "$(job_exit "$id")" = 0:0 ] || fail "$solver job: exit $(job_exit "$id")"
+  "$python" -c "import glob, h5py, sys; f = sorted(glob.glob('$work/$solver/$file'))[-1]; d = h5py.File(f)['$dataset']; \
+print('ok: $solver-cpu.sbatch ->', f.split('/')[-1], '$dataset', d.shape)" || fail "$solver job: no $file with $dataset"
+}
+run_cpu_script fdtd probes.h5 /probes --set run.steps=40
+run_cpu_script scan scan.h5 /scan --set run.steps=1 --set scan.input.length=100003 --set output.at_end=true
+run_cpu_script bfs bfs.h5 /searches --set bfs.graph.scale=10
 
 # 2. A bad deck fails the job with tessera's exit code 2 and its message.
 id=$(submit_wait 120 --export=ALL,RUN_DIR="$work/bad" --output="$work/bad-%j.out" "$script" "$decks/bad.toml") ||

@@ -1,0 +1,238 @@
+"""FDTD outputs: a slice of a field volume, probe signals and their spectra, the energy history."""
+import os
+
+from .cli import UsageError
+from .h5files import columns, dataset, open_h5, pyplot, save
+
+FIELDS = "a tessera fdtd field output (<volume>_<step>.h5)"
+PROBES = "a tessera fdtd probe file (probes.h5)"
+COMPONENTS = ["Ex", "Ey", "Ez", "Hx", "Hy", "Hz"]
+# Yee staggering of each component, in cells (x, y, z): docs/fdtd.md.
+OFFSET = {"Ex": (0.5, 0, 0), "Ey": (0, 0.5, 0), "Ez": (0, 0, 0.5),
+          "Hx": (0, 0.5, 0.5), "Hy": (0.5, 0, 0.5), "Hz": (0.5, 0.5, 0)}
+
+
+def slice_(args):
+    """One plane of one component of a field file: min, max and rms, and an image."""
+    import numpy as np
+
+    comp = args.component
+    if comp not in COMPONENTS:
+        raise UsageError(f"--component {comp}: not a field component (one of {' '.join(COMPONENTS)})")
+    with open_h5(args.fields, FIELDS) as f:
+        present = [c for c in COMPONENTS if c in f]
+        if not present or "cell_size" not in f.attrs:
+            raise UsageError(f"{args.fields}: no field component datasets or no 'cell_size' attribute: not {FIELDS}")
+        if comp not in present:
+            raise UsageError(f"{args.fields}: no component {comp} in this file (it holds {' '.join(present)})")
+        ds = f[comp]
+        if ds.ndim != 3:
+            raise UsageError(f"{args.fields}: /{comp} has shape {ds.shape}, expected (nz, ny, nx)")
+        a = "xyz".index(args.axis)
+        first = [int(v) for v in f.attrs.get("first_cell", [0, 0, 0])]
+        stride = [int(v) for v in f.attrs.get("stride", [1, 1, 1])]
+        cell = [float(v) for v in f.attrs["cell_size"]]
+        time = float(f.attrs.get("time_h" if comp.startswith("H") else "time", float("nan")))
+        step = int(f.attrs.get("step", -1))
+        count = ds.shape[::-1]  # (nx, ny, nz)
+        cells = [first[i] + stride[i] * np.arange(count[i]) for i in range(3)]
+        valid = cells[a]
+        k = args.index if args.index is not None else int(valid[len(valid) // 2])
+        where = np.nonzero(valid == k)[0]
+        if len(where) == 0:
+            span = f"{valid[0]}..{valid[-1]}" + (f" in steps of {stride[a]}" if stride[a] != 1 else "")
+            raise UsageError(f"--index {k}: the file holds cells {span} along {args.axis}")
+        local = int(where[0])
+        sel = [slice(None)] * 3
+        sel[2 - a] = local  # HDF5 order is (z, y, x)
+        plane = np.asarray(ds[tuple(sel)], dtype=np.float64)  # rows: the slower remaining axis
+    u, v = [i for i in range(3) if i != a]
+    unit = "V/m" if comp.startswith("E") else "A/m"
+    rms = float(np.sqrt(np.mean(plane ** 2))) if plane.size else 0.0
+    pos = (k + OFFSET[comp][a]) * cell[a]
+    print(f"{os.path.basename(args.fields)}: step {step}, t = {time:.6g} s")
+    print(f"{comp} at {args.axis} index {k} ({args.axis} = {1e3 * pos:.6g} mm): "
+          f"{plane.shape[1]} x {plane.shape[0]} values ({'xyz'[u]} x {'xyz'[v]})")
+    print(f"min = {plane.min():.6g} {unit}, max = {plane.max():.6g} {unit}, rms = {rms:.6g} {unit}")
+
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4.5))
+    lim = float(np.abs(plane).max()) or 1.0
+    ext = []
+    for i in (u, v):
+        lo = (cells[i][0] + OFFSET[comp][i] - 0.5 * stride[i]) * cell[i] * 1e3
+        hi = (cells[i][-1] + OFFSET[comp][i] + 0.5 * stride[i]) * cell[i] * 1e3
+        ext += [lo, hi]
+    im = ax.imshow(plane, origin="lower", cmap="RdBu_r", vmin=-lim, vmax=lim, extent=ext,
+                   interpolation="nearest", aspect="equal")
+    ax.set_xlabel(f"{'xyz'[u]} (mm)")
+    ax.set_ylabel(f"{'xyz'[v]} (mm)")
+    ax.set_title(f"{comp}, {args.axis} = {1e3 * pos:.4g} mm, step {step}, t = {time:.4g} s", fontsize=8)
+    fig.colorbar(im, ax=ax, label=f"{comp} ({unit})")
+    save(fig, args.output)
+
+
+def _peaks(freqs, mag, pad, threshold, lowest_bin):
+    """Local maxima of a zero-padded Hann spectrum, interpolated (parabola through log magnitudes).
+
+    A maximum must be the largest value within 2 unpadded bins either side (the Hann main-lobe
+    half width), which rejects the side lobes of stronger peaks, and above threshold x the
+    largest peak."""
+    import numpy as np
+
+    w = 2 * pad
+    top = mag[lowest_bin:].max() if len(mag) > lowest_bin else 0.0
+    found = []
+    if top <= 0:
+        return found
+    for i in range(max(lowest_bin, 1), len(mag) - 1):
+        if mag[i] < threshold * top or mag[i] < mag[i - 1] or mag[i] < mag[i + 1]:
+            continue
+        lo, hi = max(0, i - w), min(len(mag), i + w + 1)
+        if mag[i] < mag[lo:hi].max():
+            continue
+        if found and i - found[-1][2] <= w:  # a flat top: keep the first
+            continue
+        a, b, c = np.log(mag[i - 1:i + 2] + 1e-300)
+        d = 0.5 * (a - c) / (a - 2 * b + c) if a - 2 * b + c < 0 else 0.0
+        df = freqs[1] - freqs[0]
+        found.append((freqs[i] + d * df, mag[i] / top, i))
+    return [(fr, rel) for fr, rel, _ in found]
+
+
+def probes(args):
+    """Probe signals and their spectra; the resonance peaks of each signal."""
+    import numpy as np
+
+    with open_h5(args.probes, PROBES) as f:
+        ds = dataset(f, "probes", PROBES, " (or its deck has no [[fdtd.probe]])")
+        col = columns(ds, ["step", "time"], PROBES)
+        rows = ds[...]
+    signals = [c for c in col if c not in ("step", "time")]
+    if args.column:
+        for c in args.column:
+            if c not in col or c in ("step", "time"):
+                raise UsageError(f"--column {c}: no such probe column (columns: {' '.join(signals)})")
+        signals = args.column
+    n = len(rows)
+    if n < 16:
+        raise UsageError(f"{args.probes}: /probes has {n} samples, too few for a spectrum")
+    t = rows[:, col["time"]]
+    dts = np.diff(t)
+    dt = float(np.median(dts))
+    if dt <= 0 or np.max(np.abs(dts - dt)) > 1e-6 * dt:
+        raise UsageError(f"{args.probes}: the samples are not evenly spaced in time (a run restarted with "
+                         "another fdtd.probes.every?)")
+    pad = args.pad
+    nfft = pad * (1 << int(np.ceil(np.log2(n))))
+    freqs = np.fft.rfftfreq(nfft, dt)
+    window = np.hanning(n)
+    lowest = 2 * pad  # the first two unpadded bins hold what is left of the mean
+    fmax = args.fmax if args.fmax else freqs[-1]
+    print(f"{os.path.basename(args.probes)}: {n} samples every {dt:.6g} s ({n * dt:.6g} s), "
+          f"bins of {1 / (n * dt):.4g} Hz (peaks interpolated), Nyquist {freqs[-1]:.4g} Hz")
+    spectra = {}
+    for name in signals:
+        x = rows[:, col[name]]
+        mag = np.abs(np.fft.rfft((x - x.mean()) * window, nfft))
+        spectra[name] = mag
+        keep = freqs <= fmax
+        peaks = _peaks(freqs[keep], mag[keep], pad, args.threshold, lowest)
+        strongest = sorted(sorted(peaks, key=lambda p: -p[1])[:args.max_peaks])
+        if not strongest:
+            print(f"{name}: no peak (a zero signal?)")
+            continue
+        listed = ", ".join(f"{fr:.6g} ({rel:.2g})" for fr, rel in strongest)
+        print(f"{name}: {len(strongest)} peaks [Hz] (relative amplitude): {listed}")
+        print(f"{name}: first resonance {strongest[0][0]:.6g} Hz")
+
+    plt = pyplot()
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 6))
+    for name in signals:
+        x = rows[:, col[name]]
+        scale = float(np.abs(x).max()) or 1.0
+        a1.plot(t * 1e9, x / scale, lw=0.7, label=f"{name} (max {scale:.3g})")
+        mag = spectra[name]
+        keep = freqs <= fmax
+        a2.semilogy(freqs[keep] / 1e9, mag[keep] / (mag[keep].max() or 1.0), lw=0.8, label=name)
+    a1.set_xlabel("time (ns)")
+    a1.set_ylabel("signal / max |signal|")
+    a1.legend(fontsize=7)
+    a2.set_xlabel("frequency (GHz)")
+    a2.set_ylabel("|FFT| (Hann), normalised")
+    a2.set_ylim(1e-6, 2)
+    a2.legend(fontsize=7)
+    save(fig, args.output)
+
+
+def energy(args):
+    """Electric, magnetic and total energy versus time; the drift after the sources end."""
+    import numpy as np
+
+    with open_h5(args.probes, PROBES) as f:
+        ds = dataset(f, "energy", PROBES)
+        col = columns(ds, ["step", "time", "electric", "magnetic", "total"], PROBES)
+        rows = ds[...]
+    if len(rows) == 0:
+        raise UsageError(f"{args.probes}: /energy has no rows (diagnostics.every = 0?)")
+    t, w = rows[:, col["time"]], rows[:, col["total"]]
+    imax = int(np.argmax(w))
+    print(f"{os.path.basename(args.probes)}: {len(rows)} energy rows, steps "
+          f"{rows[0, col['step']]:.0f}..{rows[-1, col['step']]:.0f}, t = {t[0]:.6g} .. {t[-1]:.6g} s")
+    print(f"initial energy = {w[0]:.10g} J at t = {t[0]:.6g} s")
+    print(f"max energy = {w[imax]:.10g} J at t = {t[imax]:.6g} s")
+    print(f"final energy = {w[-1]:.10g} J at t = {t[-1]:.6g} s")
+    if args.source_end is not None:
+        after = np.nonzero(t >= args.source_end)[0]
+        how = f"--source-end {args.source_end:g} s"
+    else:  # the sources have put in (nearly) all they will: the first row within 0.1% of the maximum
+        after = np.nonzero(w >= (1 - 1e-3) * w[imax])[0][:1]
+        after = np.arange(after[0], len(w)) if len(after) else after
+        how = "first row within 0.1% of the maximum; --source-end sets it"
+    s = int(after[0]) if len(after) else None
+    if s is None or s == len(w) - 1 or w[s] == 0:
+        print(f"drift after the source ends: not measured (fewer than 2 rows after it, or no energy; {how})")
+    else:
+        rel = (w[s:] - w[s]) / w[s]
+        worst = int(np.argmax(np.abs(rel)))
+        print(f"source end: t = {t[s]:.6g} s, step {rows[s, col['step']]:.0f} ({how})")
+        print(f"drift after the source ends: final (W - W_end)/W_end = {rel[-1]:.3e}, "
+              f"largest |W - W_end|/W_end = {abs(rel[worst]):.3e} at t = {t[s + worst]:.6g} s")
+
+    plt = pyplot()
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(6, 5.5), sharex=True)
+    for name, c in (("electric", "C0"), ("magnetic", "C1"), ("total", "k")):
+        a1.plot(t * 1e9, rows[:, col[name]], color=c, lw=1, label=name)
+    a1.set_ylabel("energy (J)")
+    a1.legend(fontsize=7)
+    if s is not None and w[s] != 0:
+        a2.plot(t[s:] * 1e9, (w[s:] - w[s]) / w[s], marker=".", lw=1)
+        a2.set_ylabel("(W - W_end) / W_end")
+        a1.axvline(t[s] * 1e9, color="gray", ls="--", lw=0.8)
+    a2.set_xlabel("time (ns)")
+    save(fig, args.output)
+
+
+def register(sub):
+    p = sub.add_parser("fdtd-slice", help="fdtd: one plane of a field component (min, max, rms, image)")
+    p.add_argument("fields", metavar="FIELD_H5")
+    p.add_argument("--component", default="Ez", help="Ex Ey Ez Hx Hy Hz (default Ez)")
+    p.add_argument("--axis", choices=["x", "y", "z"], default="z", help="normal of the plane (default z)")
+    p.add_argument("--index", type=int, help="global cell index along the axis (default: the middle)")
+    p.add_argument("-o", "--output", default="slice.png")
+    p.set_defaults(run=slice_)
+    p = sub.add_parser("fdtd-probes", help="fdtd: probe signals, spectra and resonance peaks (probes.h5)")
+    p.add_argument("probes", metavar="PROBES_H5")
+    p.add_argument("--column", action="append", help="probe column, e.g. p.Ez (repeatable; default all)")
+    p.add_argument("--threshold", type=float, default=0.02,
+                   help="peaks below this fraction of the strongest are ignored (default 0.02)")
+    p.add_argument("--max-peaks", type=int, default=8, help="report at most this many peaks (default 8)")
+    p.add_argument("--fmax", type=float, default=0.0, help="highest frequency considered, Hz (default Nyquist)")
+    p.add_argument("--pad", type=int, default=8, help="zero padding factor of the FFT (default 8)")
+    p.add_argument("-o", "--output", default="probes.png")
+    p.set_defaults(run=probes)
+    p = sub.add_parser("fdtd-energy", help="fdtd: energy history and its drift after the source (probes.h5)")
+    p.add_argument("probes", metavar="PROBES_H5")
+    p.add_argument("--source-end", type=float, help="time (s) after which no source acts (default: detected)")
+    p.add_argument("-o", "--output", default="energy.png")
+    p.set_defaults(run=energy)

@@ -1,0 +1,175 @@
+"""N-body outputs: energy and momentum from diagnostics.h5, projected density of a snapshot."""
+import os
+
+from .cli import UsageError
+from .h5files import columns, dataset, open_h5, pyplot, save
+
+DIAG = "a tessera nbody diagnostics file (diagnostics.h5)"
+SNAP = "a GADGET/SWIFT snapshot (snapshot_NNNN.h5)"
+
+
+def energy(args):
+    """Relative energy error and |total momentum| versus time."""
+    import numpy as np
+
+    with open_h5(args.diagnostics, DIAG) as f:
+        ds = dataset(f, "nbody", DIAG)
+        col = columns(ds, ["step", "time", "total", "energy_error", "px", "py", "pz"], DIAG)
+        rows = ds[...]
+    if len(rows) == 0:
+        raise UsageError(f"{args.diagnostics}: /nbody has no rows yet")
+    t = rows[:, col["time"]]
+    err = rows[:, col["energy_error"]]
+    p = rows[:, [col["px"], col["py"], col["pz"]]]
+    pmag = np.linalg.norm(p, axis=1)
+    step = rows[:, col["step"]]
+    worst = int(np.argmax(np.abs(err)))
+
+    print(f"{os.path.basename(args.diagnostics)}: {len(rows)} rows, steps {step[0]:.0f}..{step[-1]:.0f}, "
+          f"t = {t[0]:.6g} .. {t[-1]:.6g}")
+    print(f"energy: E = {rows[0, col['total']]:.10g} at t = {t[0]:.6g}, {rows[-1, col['total']]:.10g} at t = {t[-1]:.6g}")
+    print(f"max |dE/E0| = {abs(err[worst]):.3e} at t = {t[worst]:.6g}")
+    print(f"final dE/E0 = {err[-1]:.3e}")
+    print(f"final momentum P = ({p[-1, 0]:.3e}, {p[-1, 1]:.3e}, {p[-1, 2]:.3e}), |P| = {pmag[-1]:.3e}")
+    print(f"max |P| = {pmag.max():.3e}")
+
+    plt = pyplot()
+    fig, (a1, a2) = plt.subplots(2, 1, figsize=(6, 5), sharex=True)
+    a1.plot(t, err, marker=".", lw=1)
+    a1.axhline(0, color="gray", lw=0.6)
+    a1.set_ylabel("(E - E0) / |E0|")
+    a1.set_title(os.path.basename(args.diagnostics), fontsize=8)
+    a2.plot(t, pmag, marker=".", lw=1, color="C1")
+    if pmag.max() > 0:
+        a2.set_yscale("log")
+    a2.set_ylabel("|total momentum|")
+    a2.set_xlabel("time")
+    save(fig, args.output)
+
+
+def _bodies(f, path, part_types):
+    """Positions (N x 3, float64) and masses of the chosen particle types of a snapshot."""
+    import h5py
+    import numpy as np
+
+    header = f.get("Header")
+    if not isinstance(header, h5py.Group):
+        raise UsageError(f"{path}: no /Header group: not {SNAP}")
+    table = np.asarray(header.attrs.get("MassTable", np.zeros(6)), dtype=np.float64)
+    total = header.attrs.get("NumPart_Total")
+    high = header.attrs.get("NumPart_Total_HighWord")
+    present = [k for k in range(6) if isinstance(f.get(f"PartType{k}"), h5py.Group)]
+    if part_types is None:
+        part_types = present
+        if not part_types:
+            raise UsageError(f"{path}: no /PartType<k> group: not {SNAP} (or an empty one)")
+    xs, ms = [], []
+    for k in part_types:
+        if k not in present:
+            raise UsageError(f"{path}: no /PartType{k} (present: {', '.join(f'PartType{j}' for j in present) or 'none'})")
+        g = f[f"PartType{k}"]
+        coords = dataset(f, f"PartType{k}/Coordinates", SNAP)
+        if coords.ndim != 2 or coords.shape[1] != 3:
+            raise UsageError(f"{path}: /PartType{k}/Coordinates has shape {coords.shape}, expected (N, 3)")
+        n = coords.shape[0]
+        if total is not None:
+            declared = int(total[k]) + (int(high[k]) << 32 if high is not None else 0)
+            if declared != n:
+                raise UsageError(f"{path}: /Header NumPart_Total[{k}] = {declared} but /PartType{k}/Coordinates "
+                                 f"holds {n} bodies")
+        if "Masses" in g:
+            m = np.asarray(g["Masses"][...], dtype=np.float64)
+            if m.shape != (n,):
+                raise UsageError(f"{path}: /PartType{k}/Masses has shape {m.shape}, expected ({n},)")
+        elif table[k] > 0:
+            m = np.full(n, table[k])
+        else:
+            raise UsageError(f"{path}: /PartType{k} has no Masses and /Header MassTable[{k}] is 0")
+        xs.append(np.asarray(coords[...], dtype=np.float64))
+        ms.append(m)
+    return np.concatenate(xs), np.concatenate(ms), part_types, float(header.attrs.get("Time", float("nan")))
+
+
+def density(args):
+    """Mass per pixel of the bodies projected along an axis; N, mass, centre of mass, half-mass radius."""
+    import numpy as np
+
+    axis = "xyz".index(args.axis)
+    with open_h5(args.snapshot, SNAP) as f:
+        x, m, types, time = _bodies(f, args.snapshot, args.part_type)
+    n = len(m)
+    if n == 0:
+        raise UsageError(f"{args.snapshot}: the snapshot holds no bodies")
+    mtot = m.sum()
+    com = (m[:, None] * x).sum(axis=0) / mtot
+    r = np.linalg.norm(x - com, axis=1)
+    order = np.argsort(r, kind="stable")
+    cum = np.cumsum(m[order])
+    rhalf = r[order][np.searchsorted(cum, 0.5 * mtot)]
+
+    print(f"{os.path.basename(args.snapshot)}: t = {time:.6g}, N = {n} "
+          f"({', '.join(f'PartType{k}' for k in types)})")
+    print(f"total mass = {mtot:.6g}")
+    print(f"centre of mass = ({com[0]:.3e}, {com[1]:.3e}, {com[2]:.3e})")
+    print(f"half-mass radius = {rhalf:.4g} (about the centre of mass)")
+
+    u, v = [i for i in range(3) if i != axis]
+    if args.extent:
+        half = args.extent
+    else:  # the square about the centre of mass that holds 90% of the mass in projection
+        dist = np.maximum(np.abs(x[:, u] - com[u]), np.abs(x[:, v] - com[v]))
+        o = np.argsort(dist)
+        half = float(dist[o][min(n - 1, np.searchsorted(np.cumsum(m[o]), 0.9 * mtot))]) or 1.0
+    edges_u = np.linspace(com[u] - half, com[u] + half, args.bins + 1)
+    edges_v = np.linspace(com[v] - half, com[v] + half, args.bins + 1)
+    img, _, _ = np.histogram2d(x[:, u], x[:, v], bins=[edges_u, edges_v], weights=m)
+    pixel = (2 * half / args.bins) ** 2
+    sigma = img.T / pixel  # surface density, rows along v
+    inside = img.sum()
+    print(f"projected along {args.axis}: {args.bins} x {args.bins} pixels over "
+          f"[{edges_u[0]:.4g}, {edges_u[-1]:.4g}] x [{edges_v[0]:.4g}, {edges_v[-1]:.4g}], "
+          f"{100 * inside / mtot:.1f}% of the mass inside, peak surface density {sigma.max():.4g}")
+
+    plt = pyplot()
+    from matplotlib.colors import LogNorm
+
+    fig, ax = plt.subplots(figsize=(5.5, 5))
+    positive = sigma[sigma > 0]
+    norm = LogNorm(vmin=positive.min(), vmax=positive.max()) if positive.size and positive.max() > positive.min() else None
+    im = ax.imshow(np.where(sigma > 0, sigma, np.nan), origin="lower", norm=norm, cmap="magma",
+                   extent=[edges_u[0], edges_u[-1], edges_v[0], edges_v[-1]], interpolation="nearest")
+    ax.set_facecolor("black")
+    ax.set_xlabel("xyz"[u])
+    ax.set_ylabel("xyz"[v])
+    ax.set_title(f"{os.path.basename(args.snapshot)}  t = {time:.4g}  N = {n}", fontsize=8)
+    fig.colorbar(im, ax=ax, label="surface density (mass / length$^2$)")
+    save(fig, args.output)
+
+
+def register(sub):
+    p = sub.add_parser("nbody-energy", help="nbody: relative energy error and |momentum| vs time (diagnostics.h5)")
+    p.add_argument("diagnostics", metavar="DIAG_H5")
+    p.add_argument("-o", "--output", default="energy.png")
+    p.set_defaults(run=energy)
+    p = sub.add_parser("nbody-density", help="nbody: projected density image of a snapshot; N, mass, centre, half-mass radius")
+    p.add_argument("snapshot", metavar="SNAPSHOT")
+    p.add_argument("-o", "--output", default="density.png")
+    p.add_argument("--axis", choices=["x", "y", "z"], default="z", help="projection axis (default z)")
+    p.add_argument("--bins", type=_positive_int, default=256, help="pixels per side (default 256)")
+    p.add_argument("--extent", type=float, default=0.0,
+                   help="half width of the image about the centre of mass (default: holds 90%% of the mass)")
+    p.add_argument("--part-type", type=int, action="append", choices=range(6), metavar="K",
+                   help="read /PartType<K> only (repeatable; default: every type present)")
+    p.set_defaults(run=density)
+
+
+def _positive_int(s):
+    import argparse
+
+    try:
+        v = int(s)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{s}' is not an integer")
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"{v} must be >= 1")
+    return v
