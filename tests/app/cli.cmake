@@ -35,3 +35,11 @@ if("nbody" IN_LIST TESSERA_SOLVERS)
   tessera_add_cli_test(cli_bad_override NP 2 COMMAND ${tessera_exe} run ${deck_dir}/unknown_table.toml --set run.stepz=3
                        EXPECT_CODE 2 EXPECT_REGEX "--set run.stepz=3.*did you mean 'steps'" MAX_SECONDS 20)
 endif()
+# docs/deck-reference.md is `tessera keys` with every solver: it must not drift from the schema.
+if(TESSERA_SOLVERS STREQUAL "nbody;fdtd;scan;bfs")
+  add_test(NAME cli_deck_reference
+           COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tessera>|keys" -DFILE=${PROJECT_SOURCE_DIR}/docs/deck-reference.md
+                   "-DHINT=regenerate it with: build/bin/tessera keys > docs/deck-reference.md"
+                   -P ${PROJECT_SOURCE_DIR}/tests/support/compare_output.cmake)
+  set_tests_properties(cli_deck_reference PROPERTIES LABELS unit ENVIRONMENT "${TESSERA_TEST_ENV}")
+endif()

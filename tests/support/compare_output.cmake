@@ -1,0 +1,12 @@
+# cmake -P: runs CMD (arguments separated by |) and requires its standard output to equal FILE.
+string(REPLACE "|" ";" CMD "${CMD}")
+execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "command failed (${rc}): ${err}")
+endif()
+file(READ ${FILE} expected)
+if(NOT out STREQUAL expected)
+  get_filename_component(name ${FILE} NAME)
+  file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/${name}.actual "${out}")
+  message(FATAL_ERROR "${FILE} is out of date (the current output is in ${CMAKE_CURRENT_BINARY_DIR}/${name}.actual); ${HINT}")
+endif()
