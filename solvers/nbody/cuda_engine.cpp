@@ -54,22 +54,8 @@ class CudaEngine final : public Engine<T> {
     if (n_ > 0) copy_bytes_async(dst, x_.data(), x_.bytes(), stream_);
   }
   void interact(const Vec4<T>* sources, std::int64_t n, std::int64_t offset, const BlockPass<T>& pass) override {
-    ForceArgs<T> f;
-    f.targets = x_.data();
-    f.n_targets = n_;
-    f.target_offset = o_.offset;
-    f.sources = sources;
-    f.n_sources = n;
-    f.source_offset = offset;
-    f.acc = pass.scratch ? scratch_.data() : a_.data();
-    f.accumulate = !pass.first;
-    f.potential = pass.potential;
-    f.G = static_cast<T>(o_.G);
-    f.eps2 = eps2_;
-    if (pass.last && pass.kick_dt != T(0) && !pass.scratch) {
-      f.vel = v_.data();
-      f.kick_dt = pass.kick_dt;
-    }
+    const ForceArgs<T> f = block_pass_args<T>(x_.data(), n_, o_, eps2_, a_.data(), scratch_.data(), v_.data(), sources,
+                                              n, offset, pass);
     forces_cuda<T>(f, kernel_, stream_);
   }
   stream_t stream() const override { return stream_.get(); }

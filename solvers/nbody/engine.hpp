@@ -59,6 +59,32 @@ class Engine {
   virtual void synchronize() = 0;
 };
 
+// This rank's buffers as one pass over a block of sources sees them: which output (acc or the
+// potential-only scratch), accumulate or overwrite, and the kick after the last block. The
+// cpu and cuda engines build their ForceArgs here, so they cannot differ.
+template <class T>
+ForceArgs<T> block_pass_args(const Vec4<T>* targets, std::int64_t n_targets, const EngineOptions& o, T eps2,
+                             Vec4<T>* acc, Vec4<T>* scratch, Vec4<T>* vel, const Vec4<T>* sources,
+                             std::int64_t n_sources, std::int64_t source_offset, const BlockPass<T>& pass) {
+  ForceArgs<T> f;
+  f.targets = targets;
+  f.n_targets = n_targets;
+  f.target_offset = o.offset;
+  f.sources = sources;
+  f.n_sources = n_sources;
+  f.source_offset = source_offset;
+  f.acc = pass.scratch ? scratch : acc;
+  f.accumulate = !pass.first;
+  f.potential = pass.potential;
+  f.G = static_cast<T>(o.G);
+  f.eps2 = eps2;
+  if (pass.last && pass.kick_dt != T(0) && !pass.scratch) {
+    f.vel = vel;
+    f.kick_dt = pass.kick_dt;
+  }
+  return f;
+}
+
 template <class T>
 std::unique_ptr<Engine<T>> make_cpu_engine(std::int64_t n_local, const EngineOptions& options);
 // Throws CudaError in a build without CUDA. The kernel shape is resolved here, for n_local
