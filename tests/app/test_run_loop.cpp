@@ -14,6 +14,7 @@
 #include "comm/errors.hpp"
 #include "tests/app/hashwalk_solver.hpp"
 #include "tests/support/mpi_test.hpp"
+#include "tests/support/temp_dir.hpp"
 
 using namespace tessera;
 using tessera::test::context;
@@ -22,21 +23,10 @@ namespace {
 
 struct RunLoop : ::testing::Test {
   void SetUp() override {
-    auto& ctx = context();
-    std::string dir = ctx.rank() == 0 ? (std::filesystem::temp_directory_path() /
-                                         fmt::format("tessera_runloop_{}_{}", getpid(), counter++))
-                                            .string()
-                                      : std::string();
-    comm::broadcast(ctx, dir);
-    root = dir;
-    if (ctx.rank() == 0) std::filesystem::create_directories(root);
-    comm::barrier(ctx);
     probe = std::make_shared<test::HashwalkProbe>();
     registry.add_solver(test::hashwalk_info(probe));
   }
   void TearDown() override {
-    comm::barrier(context());
-    if (context().rank() == 0) std::filesystem::remove_all(root);
     app::clear_stop_signal();
   }
 
@@ -58,8 +48,8 @@ struct RunLoop : ::testing::Test {
     return app::run_deck(context(), registry, d, opt);
   }
 
-  static inline int counter = 0;
-  std::filesystem::path root;
+  tessera::test::SharedTempDir scratch{"tessera_runloop"};  // collective; removed after each test
+  const std::filesystem::path root = scratch.path();
   std::shared_ptr<test::HashwalkProbe> probe;
   app::Registry registry;
 };

@@ -20,6 +20,15 @@
 
 namespace tessera::scan::test {
 
+// The (input, output) element types every scan supports, for typed tests.
+template <class I, class O>
+struct Pair {
+  using In = I;
+  using Out = O;
+};
+using Pairs = ::testing::Types<Pair<std::int32_t, std::int32_t>, Pair<std::int32_t, std::int64_t>,
+                               Pair<std::int64_t, std::int64_t>, Pair<float, float>, Pair<double, double>>;
+
 // Edge lengths: tiny, warp +-1, the seed kernels' blocks (512, 1024) +-1, lookback tiles of
 // 4-byte (3072) and 8-byte inputs (2048) +-1, the reduction's tile (4096) +-1, several tiles,
 // non-powers of two, and 10^6 + 3.

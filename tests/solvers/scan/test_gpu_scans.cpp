@@ -16,14 +16,6 @@
 namespace tessera::scan::test {
 namespace {
 
-template <class I, class O>
-struct Pair {
-  using In = I;
-  using Out = O;
-};
-using Pairs = ::testing::Types<Pair<std::int32_t, std::int32_t>, Pair<std::int32_t, std::int64_t>,
-                               Pair<std::int64_t, std::int64_t>, Pair<float, float>, Pair<double, double>>;
-
 template <class P>
 struct GpuScan : ::testing::Test {};
 TYPED_TEST_SUITE(GpuScan, Pairs);

@@ -18,6 +18,7 @@
 #include "solvers/scan/solver_info.hpp"
 #include "tests/solvers/scan/scan_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
+#include "tests/support/temp_dir.hpp"
 
 namespace tessera::scan::test {
 namespace {
@@ -26,20 +27,7 @@ using tessera::test::context;
 
 struct ScanSolverTest : ::testing::Test {
   void SetUp() override {
-    auto& ctx = context();
-    std::string dir = ctx.rank() == 0 ? (std::filesystem::temp_directory_path() /
-                                         fmt::format("tessera_scan_{}_{}", getpid(), counter++))
-                                            .string()
-                                      : std::string();
-    comm::broadcast(ctx, dir);
-    root = dir;
-    if (ctx.rank() == 0) std::filesystem::create_directories(root);
-    comm::barrier(ctx);
     registry.add_solver(solver_info());
-  }
-  void TearDown() override {
-    comm::barrier(context());
-    if (context().rank() == 0) std::filesystem::remove_all(root);
   }
 
   deck::Deck deck(const std::string& scan_tables, const std::vector<std::string>& overrides = {},
@@ -82,8 +70,8 @@ struct ScanSolverTest : ::testing::Test {
     }
   }
 
-  static inline int counter = 0;
-  std::filesystem::path root;
+  tessera::test::SharedTempDir scratch{"tessera_scan"};  // collective; removed after each test
+  const std::filesystem::path root = scratch.path();
   app::Registry registry;
 };
 
