@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
+#include <sstream>
 #include <vector>
 
 #include "comm/collectives.hpp"
@@ -20,9 +22,11 @@
 #include "solvers/nbody/cpu_threads.hpp"
 #include "solvers/nbody/engine.hpp"
 #include "solvers/nbody/forces.hpp"
+#include "solvers/nbody/forces_split.hpp"
 #include "solvers/nbody/pair_force.hpp"
 #include "solvers/nbody/ring_forces.hpp"
 #include "solvers/nbody/rng.hpp"
+#include "solvers/nbody/split_shapes.hpp"
 
 namespace tessera::nbody {
 
@@ -115,7 +119,7 @@ int calls_for(std::int64_t n) {
 // One GPU: forces of n bodies on themselves with `config`, seconds per call.
 template <class T>
 double time_kernel(comm::Context& ctx, std::int64_t n, const KernelConfig& config, int samples, bool graph_step) {
-  DeviceBuffer<Vec4<T>> x(n), v(n), a(n);
+  DeviceBuffer<Vec4<T>> x(n), v(n), a(n), partials(partials_needed(config, n));
   x.upload(random_bodies<T>(n, 11));
   fill_device_bytes(v.data(), 0, v.bytes());
   fill_device_bytes(a.data(), 0, a.bytes());
@@ -127,6 +131,8 @@ double time_kernel(comm::Context& ctx, std::int64_t n, const KernelConfig& confi
   f.n_sources = n;
   f.acc = a.data();
   f.eps2 = softening2<T>(kEps);
+  f.partials = partials.data();
+  f.partials_capacity = static_cast<std::int64_t>(partials.size());
   const int calls = calls_for(n);
   if (!graph_step)
     return time_calls(
@@ -170,6 +176,75 @@ std::vector<KernelConfig> sweep_configs(std::int64_t n) {
   return out;
 }
 
+// TESSERA_NBODY_KERNELS: shapes to compare (comma-separated, in parse_kernel_config's words,
+// e.g. "split:b2:u16:m16,tiled:g256:s1:b4"; "split-all" stands for every compiled
+// single-precision split shape with its split chosen per N).
+std::vector<KernelConfig> candidate_configs(const char* text) {
+  std::vector<KernelConfig> out;
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    if (item.find_first_not_of(" ") == std::string::npos) continue;
+    if (item == "split-all") {
+      for (const SplitShape& s : split_shapes())
+        if (!s.double_precision)
+          out.push_back(KernelConfig{KernelVariant::split, s.threads, 0, s.bodies_per_thread, s.unroll, s.min_blocks});
+    } else {
+      out.push_back(parse_kernel_config(item));
+    }
+  }
+  return out;
+}
+
+// TESSERA_NBODY_SIZES: the N of the comparison (comma-separated; default 4096, 256K, 1M).
+std::vector<std::int64_t> candidate_sizes(const char* text) {
+  std::vector<std::int64_t> out;
+  std::stringstream list(text ? text : "4096,262144,1048576");
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    try {
+      const long long n = std::stoll(item);
+      if (n < 1) throw std::invalid_argument(item);
+      out.push_back(n);
+    } catch (const std::logic_error&) {
+      throw InputError(fmt::format("TESSERA_NBODY_SIZES: '{}' is not a body count", item));
+    }
+  }
+  return out;
+}
+
+// The comparison run: the automatic shape, the seeds' atomic kernel up to 256K and every
+// candidate, each forces-only on N bodies (single precision), one row each.
+void bench_candidates(comm::Context& ctx, const BenchOptions& o, double limit, const std::vector<KernelConfig>& list,
+                      const std::vector<std::int64_t>& sizes, BenchReport& report) {
+  const int sm = device_sm_count();
+  for (std::int64_t n : sizes) {
+    const int samples = samples_for(n, o.repeat);
+    const KernelConfig autoc = resolve_config({}, n, n, sm, false);
+    report.rows.push_back(rate_row("tiled (auto)", n, time_kernel<float>(ctx, n, autoc, samples, false), limit,
+                                   autoc.describe()));
+    if (n <= 262144) {
+      const KernelConfig c = resolve_config({KernelVariant::seed_atomic}, n, n, sm, false);
+      report.rows.push_back(rate_row("seed-atomic", n, time_kernel<float>(ctx, n, c, samples, false), limit,
+                                     c.describe() + " (atomics: not deterministic)"));
+    }
+    for (const KernelConfig& requested : list) {
+      KernelConfig c;
+      try {
+        c = resolve_config(requested, n, n, sm, false);
+      } catch (const std::invalid_argument& e) {
+        throw InputError(fmt::format("TESSERA_NBODY_KERNELS: {}", e.what()));
+      }
+      std::string note = fmt::format("candidate; workspace {} MiB", partials_needed(c, n) * sizeof(Vec4<float>) >> 20);
+      if (c.variant == KernelVariant::split) {
+        const SplitKernelInfo info = split_kernel_info<float>(c);
+        note += fmt::format("; {} registers, {} blocks per SM", info.registers, info.resident_blocks);
+      }
+      report.rows.push_back(rate_row(c.describe(), n, time_kernel<float>(ctx, n, c, samples, false), limit, note));
+    }
+  }
+}
+
 void bench_gpu_kernels(comm::Context& ctx, const BenchOptions& o, double limit, BenchReport& report) {
   const int sm = device_sm_count();
   const std::vector<std::int64_t> sizes =
@@ -179,6 +254,9 @@ void bench_gpu_kernels(comm::Context& ctx, const BenchOptions& o, double limit, 
     const KernelConfig autoc = resolve_config({}, n, n, sm, false);
     const double t_auto = time_kernel<float>(ctx, n, autoc, samples, false);
     report.rows.push_back(rate_row("tiled (auto)", n, t_auto, limit, autoc.describe()));
+    const KernelConfig splitc = resolve_config({KernelVariant::split}, n, n, sm, false);
+    report.rows.push_back(rate_row("split (auto)", n, time_kernel<float>(ctx, n, splitc, samples, false), limit,
+                                   splitc.describe() + ", deterministic"));
     if (!o.quick) {
       double best = t_auto;
       KernelConfig best_c = autoc;
@@ -280,6 +358,13 @@ BenchReport run_nbody_bench(comm::Context& ctx, const BenchOptions& o) {
         "FP32 issue rate: {} SMs x 4 schedulers x 32 lanes x {:.0f} MHz / {} instructions per interaction = {:.3f} T "
         "interactions/s per GPU",
         sm, clock_hz / 1e6, kInstructionsPerInteraction, limit / 1e12);
+    if (const char* kernels = std::getenv("TESSERA_NBODY_KERNELS")) {
+      // The kernel comparison alone (no sweep, no ring): see candidate_configs.
+      report.title += ", kernel comparison (TESSERA_NBODY_KERNELS)";
+      bench_candidates(ctx, o, limit, candidate_configs(kernels), candidate_sizes(std::getenv("TESSERA_NBODY_SIZES")),
+                       report);
+      return report;
+    }
     bench_gpu_kernels(ctx, o, limit, report);
   }
 #endif

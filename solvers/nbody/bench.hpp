@@ -3,6 +3,8 @@
 // beside the seeds' baselines) as a fraction of the FP32 issue-rate limit, a whole step through
 // a CUDA graph, double precision, and the ring on all ranks through each transport with its
 // parallel efficiency. On a machine without a GPU: the OpenMP kernel and the host ring.
+// With TESSERA_NBODY_KERNELS set (a list of shapes, see bench.cpp), only a comparison of those
+// shapes at TESSERA_NBODY_SIZES (default 4096, 256K, 1M).
 #include "comm/context.hpp"
 #include "solvers/bench.hpp"
 

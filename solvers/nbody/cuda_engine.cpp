@@ -18,7 +18,15 @@ template <class T>
 class CudaEngine final : public Engine<T> {
  public:
   CudaEngine(std::int64_t n, const KernelConfig& kernel, const EngineOptions& o)
-      : n_(n), o_(o), kernel_(kernel), eps2_(softening2<T>(o.eps)), x_(n), v_(n), a_(n), scratch_(n) {}
+      : n_(n),
+        o_(o),
+        kernel_(kernel),
+        eps2_(softening2<T>(o.eps)),
+        x_(n),
+        v_(n),
+        a_(n),
+        scratch_(n),
+        partials_(partials_needed(kernel, n)) {}
 
   Memory memory() const override { return Memory::device; }
   std::int64_t size() const override { return n_; }
@@ -54,8 +62,10 @@ class CudaEngine final : public Engine<T> {
     if (n_ > 0) copy_bytes_async(dst, x_.data(), x_.bytes(), stream_);
   }
   void interact(const Vec4<T>* sources, std::int64_t n, std::int64_t offset, const BlockPass<T>& pass) override {
-    const ForceArgs<T> f = block_pass_args<T>(x_.data(), n_, o_, eps2_, a_.data(), scratch_.data(), v_.data(), sources,
-                                              n, offset, pass);
+    ForceArgs<T> f = block_pass_args<T>(x_.data(), n_, o_, eps2_, a_.data(), scratch_.data(), v_.data(), sources, n,
+                                        offset, pass);
+    f.partials = partials_.data();
+    f.partials_capacity = static_cast<std::int64_t>(partials_.size());
     forces_cuda<T>(f, kernel_, stream_);
   }
   stream_t stream() const override { return stream_.get(); }
@@ -68,6 +78,7 @@ class CudaEngine final : public Engine<T> {
   T eps2_;
   Stream stream_;
   DeviceBuffer<Vec4<T>> x_, v_, a_, scratch_;
+  DeviceBuffer<Vec4<T>> partials_;  // the split kernel's partial sums (empty for the others)
 };
 
 }  // namespace

@@ -20,24 +20,36 @@ enum class KernelVariant {
   tiled,        // shared-memory tiles, several bodies per thread, j-split reduced in shared memory
   seed_naive,   // one thread per body, sources read from global memory
   seed_atomic,  // shared tiles, BLOCK_STRIDE blocks per body, partial forces added with atomicAdd
+  split,        // shared tiles, the j-range split over `split` blocks per body; partial sums in a
+                // workspace, added in a fixed order by a second kernel (deterministic)
 };
 std::string_view to_string(KernelVariant v);
-KernelVariant parse_kernel_variant(std::string_view text);  // "tiled", "seed-naive", "seed-atomic"
+KernelVariant parse_kernel_variant(std::string_view text);  // "tiled", "seed-naive", "seed-atomic", "split"
 
 // Launch shape. Zeros mean "choose" (resolve_config). For `tiled`: a block is `split` groups of
 // `group` threads (group a multiple of 32, so a warp never spans two groups); each thread owns
 // `bodies_per_thread` targets; group s sums its own slice of every shared tile and the groups
 // are added in shared memory in the order s = 0, 1, ... For the seeds, `group` is their
-// BLOCK_SIZE and `split` their BLOCK_STRIDE.
+// BLOCK_SIZE and `split` their BLOCK_STRIDE. For `split`: `group` is the block size, `split`
+// the number of blocks sharing each body's sources (grid y), and `unroll` (sources per step of
+// the inner loop) and `min_blocks` (blocks per SM the registers are budgeted for) pick one of
+// the compiled shapes (split_shapes.hpp).
 struct KernelConfig {
   KernelVariant variant = KernelVariant::tiled;
   int group = 0;
   int split = 0;
   int bodies_per_thread = 0;
+  int unroll = 0;      // split only
+  int min_blocks = 0;  // split only
 
-  int block_threads() const { return group * split; }
-  std::string describe() const;  // "tiled g128 s1 b4"
+  int block_threads() const { return variant == KernelVariant::split ? group : group * split; }
+  std::string describe() const;  // "tiled g128 s1 b4", "split g128 s3 b1 u16 m16"
 };
+
+// A shape written as describe() writes it, with spaces or ':' between the words
+// ("split:g128:b1:u16:m16", "tiled g256 s1 b4", "seed-atomic"); missing numbers are 0
+// (chosen by resolve_config). Throws InputError on unknown words.
+KernelConfig parse_kernel_config(std::string_view text);
 
 // Fills the zeros of `requested` from the target count and the device's SM count (see
 // docs/nbody.md, "Kernel tuning"). Throws std::invalid_argument for an impossible shape.
@@ -47,6 +59,9 @@ KernelConfig resolve_config(KernelConfig requested, std::int64_t n_targets, std:
 std::string check_config(const KernelConfig& c, bool double_precision);
 // The most threads a tiled block may have for `bodies_per_thread` (register budget).
 int max_block_threads(int bodies_per_thread, bool double_precision);
+// Vec4 entries of ForceArgs::partials that `c` (resolved) needs for n_targets: split x n_targets
+// for the split kernel with split > 1, else 0.
+std::int64_t partials_needed(const KernelConfig& c, std::int64_t n_targets);
 
 // One force pass of `targets` from `sources` (both in the backend's memory).
 template <class T>
@@ -64,6 +79,8 @@ struct ForceArgs {
   T eps2 = 0;                        // softening^2, at least min_softening2<T>()
   Vec4<T>* vel = nullptr;            // when set: vel += acc * kick_dt after this block (last block)
   T kick_dt = 0;
+  Vec4<T>* partials = nullptr;       // device workspace of the split kernel (partials_needed entries)
+  std::int64_t partials_capacity = 0;
 };
 
 // OpenMP reference, `threads` threads (the caller shares cores between node-local ranks).

@@ -1,5 +1,6 @@
 // GPU force kernels: tessera's tiled kernel and the seeds' two baselines, plus the integrator
-// update. Built with -ftz=true (see CMakeLists.txt) so rsqrtf is a single MUFU.RSQ.
+// update; the split kernel is in forces_split_cuda.cu. Built with -ftz=true (see
+// CMakeLists.txt) so rsqrtf is a single MUFU.RSQ.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
 
@@ -7,6 +8,8 @@
 
 #include "core/cuda_check.hpp"
 #include "solvers/nbody/forces.hpp"
+#include "solvers/nbody/forces_split.hpp"
+#include "solvers/nbody/kernel_common.cuh"
 #include "solvers/nbody/pair_force.hpp"
 
 namespace tessera::nbody {
@@ -15,14 +18,7 @@ namespace {
 // One dynamic shared-memory declaration for every kernel of this file (nvcc wants them alike).
 extern __shared__ __align__(32) unsigned char shared_bytes[];
 
-// One body (16 or 32 bytes) from global to shared memory without passing through registers.
-template <class T>
-__device__ __forceinline__ void copy_async(Vec4<T>* dst, const Vec4<T>* src) {
-  static_assert(sizeof(Vec4<T>) % 16 == 0);
-#pragma unroll
-  for (int q = 0; q < int(sizeof(Vec4<T>) / 16); ++q)
-    __pipeline_memcpy_async(reinterpret_cast<char*>(dst) + 16 * q, reinterpret_cast<const char*>(src) + 16 * q, 16);
-}
+using detail::copy_async;
 
 template <class T>
 __device__ __forceinline__ Vec4<T>* shared_vec4() {
@@ -60,19 +56,7 @@ struct TiledParams {
 // Writes the block's sums for target i: acc (= or +=) G * sum, then the optional kick.
 template <class T, bool kPotential>
 __device__ __forceinline__ void store_target(const TiledParams<T>& p, int i, T ax, T ay, T az, T ph) {
-  Vec4<T> a{p.G * ax, p.G * ay, p.G * az, kPotential ? -p.G * ph : T(0)};
-  if (p.accumulate) {
-    const Vec4<T> o = p.acc[i];
-    a = Vec4<T>{o.x + a.x, o.y + a.y, o.z + a.z, o.w + a.w};
-  }
-  p.acc[i] = a;
-  if (p.vel) {
-    Vec4<T> v = p.vel[i];
-    v.x = fused_mul_add(a.x, p.kick_dt, v.x);
-    v.y = fused_mul_add(a.y, p.kick_dt, v.y);
-    v.z = fused_mul_add(a.z, p.kick_dt, v.z);
-    p.vel[i] = v;
-  }
+  detail::store_sums<T, kPotential>(p.acc, p.vel, i, p.G, p.kick_dt, p.accumulate, ax, ay, az, ph);
 }
 
 // tessera's kernel. A block owns group * B targets; thread (s, g) holds targets
@@ -316,6 +300,7 @@ void forces_cuda(const ForceArgs<T>& a, const KernelConfig& config, stream_t str
   if (a.n_targets <= 0) return;
   const std::string problem = check_config(config, sizeof(T) == 8);
   if (!problem.empty()) throw std::invalid_argument("N-body kernel shape: " + problem);
+  if (config.variant == KernelVariant::split) return launch_split<T>(a, config, stream);
   TiledParams<T> p = params_of(a, config);
   if (config.variant == KernelVariant::tiled || a.potential) {
     KernelConfig c = config;

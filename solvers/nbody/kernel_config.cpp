@@ -3,10 +3,15 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "core/error.hpp"
 #include "solvers/nbody/forces.hpp"
+#include "solvers/nbody/split_efficiency.hpp"
+#include "solvers/nbody/split_shapes.hpp"
 
 namespace tessera::nbody {
 namespace {
@@ -22,6 +27,7 @@ std::string_view to_string(KernelVariant v) {
     case KernelVariant::tiled: return "tiled";
     case KernelVariant::seed_naive: return "seed-naive";
     case KernelVariant::seed_atomic: return "seed-atomic";
+    case KernelVariant::split: return "split";
   }
   return "?";
 }
@@ -30,14 +36,56 @@ KernelVariant parse_kernel_variant(std::string_view text) {
   if (text == "tiled") return KernelVariant::tiled;
   if (text == "seed-naive") return KernelVariant::seed_naive;
   if (text == "seed-atomic") return KernelVariant::seed_atomic;
-  throw InputError(fmt::format("unknown N-body kernel '{}' (tiled, seed-naive, seed-atomic)", text));
+  if (text == "split") return KernelVariant::split;
+  throw InputError(fmt::format("unknown N-body kernel '{}' (tiled, seed-naive, seed-atomic, split)", text));
 }
 
 std::string KernelConfig::describe() const {
   if (variant == KernelVariant::tiled)
     return fmt::format("tiled g{} s{} b{}", group, split, bodies_per_thread);
+  if (variant == KernelVariant::split)
+    return fmt::format("split g{} s{} b{} u{} m{}", group, split, bodies_per_thread, unroll, min_blocks);
   if (variant == KernelVariant::seed_naive) return fmt::format("seed-naive block {}", group);
   return fmt::format("seed-atomic block {} stride {}", group, split);
+}
+
+KernelConfig parse_kernel_config(std::string_view text) {
+  std::vector<std::string> words;
+  std::string word;
+  for (char ch : std::string(text) + " ") {
+    if (ch == ':' || std::isspace(static_cast<unsigned char>(ch))) {
+      if (!word.empty()) words.push_back(word);
+      word.clear();
+    } else {
+      word += ch;
+    }
+  }
+  if (words.empty()) throw InputError("an empty N-body kernel shape");
+  KernelConfig c;
+  c.variant = parse_kernel_variant(words[0]);
+  for (std::size_t k = 1; k < words.size(); ++k) {
+    const std::string& w = words[k];
+    int* field = nullptr;
+    switch (w[0]) {
+      case 'g': field = &c.group; break;
+      case 's': field = &c.split; break;
+      case 'b': field = &c.bodies_per_thread; break;
+      case 'u': field = &c.unroll; break;
+      case 'm': field = &c.min_blocks; break;
+      default: break;
+    }
+    const std::string digits = w.substr(1);
+    if (!field || digits.empty() || digits.size() > 6 ||
+        !std::all_of(digits.begin(), digits.end(), [](char d) { return std::isdigit(static_cast<unsigned char>(d)); }))
+      throw InputError(fmt::format("N-body kernel shape '{}': '{}' is not g<threads>, s<split>, b<bodies per "
+                                   "thread>, u<unroll> or m<min blocks>", text, w));
+    *field = std::stoi(digits);
+  }
+  return c;
+}
+
+std::int64_t partials_needed(const KernelConfig& c, std::int64_t n_targets) {
+  return c.variant == KernelVariant::split && c.split > 1 ? static_cast<std::int64_t>(c.split) * n_targets : 0;
 }
 
 // Registers: a thread keeps 7 values per body it owns (position, acceleration, potential)
@@ -49,6 +97,8 @@ int max_block_threads(int bodies_per_thread, bool double_precision) {
 }
 
 std::string check_config(const KernelConfig& c, bool double_precision) {
+  if (c.variant != KernelVariant::split && (c.unroll != 0 || c.min_blocks != 0))
+    return "unroll and min blocks choose among the split kernel's shapes only";
   switch (c.variant) {
     case KernelVariant::tiled: {
       if (c.bodies_per_thread != 1 && c.bodies_per_thread != 2 && c.bodies_per_thread != 4)
@@ -73,6 +123,15 @@ std::string check_config(const KernelConfig& c, bool double_precision) {
       if (c.group < 1 || c.group > 1024) return fmt::format("block size must be 1..1024, not {}", c.group);
       if (c.split < 1 || c.split > 4096) return fmt::format("block stride must be 1..4096, not {}", c.split);
       return {};
+    case KernelVariant::split: {
+      if (c.split < 1 || c.split > kMaxSplit) return fmt::format("the split must be 1..{}, not {}", kMaxSplit, c.split);
+      for (const SplitShape& s : split_shapes())
+        if (s.double_precision == double_precision && s.bodies_per_thread == c.bodies_per_thread &&
+            s.threads == c.group && s.unroll == c.unroll && s.min_blocks == c.min_blocks)
+          return {};
+      return fmt::format("no compiled split shape g{} b{} u{} m{} in {} (see split_shapes.hpp)", c.group,
+                         c.bodies_per_thread, c.unroll, c.min_blocks, double_precision ? "double" : "single");
+    }
   }
   return "unknown kernel";
 }
@@ -120,6 +179,23 @@ KernelConfig resolve_config(KernelConfig r, std::int64_t n_targets, std::int64_t
                n_sources / (2 * r.split) >= 256)
           r.split *= 2;
       }
+      break;
+    }
+    case KernelVariant::split: {
+      // The shape: the first compiled one that agrees with every number given.
+      for (const SplitShape& s : split_shapes()) {
+        if (s.double_precision != double_precision) continue;
+        if ((r.bodies_per_thread && r.bodies_per_thread != s.bodies_per_thread) || (r.group && r.group != s.threads) ||
+            (r.unroll && r.unroll != s.unroll) || (r.min_blocks && r.min_blocks != s.min_blocks))
+          continue;
+        r.bodies_per_thread = s.bodies_per_thread;
+        r.group = s.threads;
+        r.unroll = s.unroll;
+        r.min_blocks = s.min_blocks;
+        break;
+      }
+      if (r.split == 0 && r.group > 0 && r.bodies_per_thread > 0 && r.min_blocks > 0)
+        r.split = choose_split(n, n_sources, static_cast<int>(sm), r.group, r.bodies_per_thread, r.min_blocks);
       break;
     }
   }

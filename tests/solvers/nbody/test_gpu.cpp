@@ -1,8 +1,12 @@
 // gpu: the CUDA kernels against the long-double reference and the cpu kernel, for every
-// kernel variant and several launch shapes, at N = 1, 31, 4096, 65537 (single and double);
+// kernel variant and several launch shapes (every compiled split shape, with splits 1, 3 and
+// the automatic one), at N = 1, 31, 4096, 65537 (single and double), each run twice with
+// bitwise equal results (the seed-atomic baseline excepted);
 // the ring on GPUs through each device transport against one GPU; and the solver on the cuda
 // backend (restart bitwise, and the same orbits as the cpu backend within tolerance).
 #include <gtest/gtest.h>
+
+#include <cstring>
 
 #include "comm/transport.hpp"
 #include "core/buffer.hpp"
@@ -10,6 +14,7 @@
 #include "solvers/nbody/engine.hpp"
 #include "solvers/nbody/forces.hpp"
 #include "solvers/nbody/ring_forces.hpp"
+#include "solvers/nbody/split_shapes.hpp"
 #include "tests/solvers/nbody/nbody_test_util.hpp"
 
 using namespace tessera;
@@ -38,7 +43,36 @@ std::vector<KernelConfig> variants(std::int64_t n, bool dp) {
                          KernelConfig{KernelVariant::seed_atomic, 128, 32, 1},
                          KernelConfig{KernelVariant::seed_atomic, 96, 3, 1}})
     if (check_config(c, dp).empty()) out.push_back(c);
+  for (const SplitShape& s : split_shapes()) {
+    if (s.double_precision != dp) continue;
+    for (int split : {0, 1, 3}) {
+      const KernelConfig c = resolve_config(
+          {KernelVariant::split, s.threads, split, s.bodies_per_thread, s.unroll, s.min_blocks}, n, n,
+          device_sm_count(), dp);
+      out.push_back(c);
+    }
+  }
   return out;
+}
+
+// One force pass of x on itself with `c` into `acc` (the workspace sized for c).
+template <class T>
+void run_pass(const DeviceBuffer<Vec4<T>>& x, DeviceBuffer<Vec4<T>>& acc, std::int64_t n, const KernelConfig& c,
+              bool potential, double G, double eps) {
+  DeviceBuffer<Vec4<T>> partials(partials_needed(c, n));
+  ForceArgs<T> f;
+  f.targets = x.data();
+  f.n_targets = n;
+  f.sources = x.data();
+  f.n_sources = n;
+  f.acc = acc.data();
+  f.potential = potential;
+  f.G = T(G);
+  f.eps2 = softening2<T>(eps);
+  f.partials = partials.data();
+  f.partials_capacity = static_cast<std::int64_t>(partials.size());
+  forces_cuda<T>(f, c, nullptr);
+  synchronize(nullptr);
 }
 
 template <class T>
@@ -71,19 +105,17 @@ void cuda_matches_reference(double tol) {
       for (bool potential : {false, true}) {
         if (potential && c.variant != KernelVariant::tiled) continue;  // seeds: forces only
         fill_device_bytes(da.data(), 0xFF, da.bytes());                // NaN: unwritten values show
-        ForceArgs<T> f;
-        f.targets = dx.data();
-        f.n_targets = n;
-        f.sources = dx.data();
-        f.n_sources = n;
-        f.acc = da.data();
-        f.potential = potential;
-        f.G = T(G);
-        f.eps2 = softening2<T>(eps);
-        forces_cuda<T>(f, c, nullptr);
-        synchronize(nullptr);
+        run_pass<T>(dx, da, n, c, potential, G, eps);
         std::vector<Vec4<T>> got(n);
         da.download(got);
+        if (c.variant != KernelVariant::seed_atomic) {  // the same bits on a second run
+          fill_device_bytes(da.data(), 0xFF, da.bytes());
+          run_pass<T>(dx, da, n, c, potential, G, eps);
+          std::vector<Vec4<T>> again(n);
+          da.download(again);
+          EXPECT_EQ(std::memcmp(got.data(), again.data(), got.size() * sizeof(Vec4<T>)), 0)
+              << c.describe() << " n = " << n << " potential " << potential << ": not deterministic";
+        }
         const auto ranges = checked_targets(n);
         for (std::size_t k = 0; k < ranges.size(); ++k) {
           std::vector<Vec4<T>> part(got.begin() + ranges[k].begin, got.begin() + ranges[k].end());
@@ -136,7 +168,15 @@ TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {
   DeviceBuffer<Vec4<double>> dx(n), whole(n), parts(n), vel(n);
   dx.upload(x);
   vel.upload(std::vector<Vec4<double>>(n, Vec4<double>{1, 2, 3, 0}));
-  for (KernelConfig c : {KernelConfig{KernelVariant::tiled, 64, 4, 2}, KernelConfig{KernelVariant::seed_atomic, 128, 4, 1}}) {
+  const SplitShape& sd = [] {
+    for (const SplitShape& s : split_shapes())
+      if (s.double_precision) return s;
+    throw std::logic_error("no double-precision split shape");
+  }();
+  DeviceBuffer<Vec4<double>> partials(3 * n);
+  for (KernelConfig c : {KernelConfig{KernelVariant::tiled, 64, 4, 2}, KernelConfig{KernelVariant::seed_atomic, 128, 4, 1},
+                         KernelConfig{KernelVariant::split, sd.threads, 3, sd.bodies_per_thread, sd.unroll, sd.min_blocks},
+                         KernelConfig{KernelVariant::split, sd.threads, 1, sd.bodies_per_thread, sd.unroll, sd.min_blocks}}) {
     ForceArgs<double> f;
     f.targets = dx.data();
     f.n_targets = n;
@@ -144,6 +184,8 @@ TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {
     f.n_sources = n;
     f.acc = whole.data();
     f.eps2 = 1e-4;
+    f.partials = partials.data();
+    f.partials_capacity = 3 * n;
     forces_cuda<double>(f, c, nullptr);
     f.acc = parts.data();
     f.n_sources = 1234;
@@ -166,6 +208,25 @@ TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {
       ASSERT_NEAR(v[i].y, 2 + 0.5 * p[i].y, 1e-12 * (1 + std::abs(p[i].y))) << c.describe();
     }
   }
+}
+
+TEST(NbodyGpu, SplitKernelRefusesATooSmallWorkspace) {
+  TESSERA_REQUIRE_GPU();
+  const std::int64_t n = 1000;
+  DeviceBuffer<Vec4<float>> x(n), a(n), partials(2 * n);
+  fill_device_bytes(x.data(), 0, x.bytes());
+  const KernelConfig c = resolve_config({KernelVariant::split, 0, 3}, n, n, device_sm_count(), false);
+  ForceArgs<float> f;
+  f.targets = x.data();
+  f.n_targets = n;
+  f.sources = x.data();
+  f.n_sources = n;
+  f.acc = a.data();
+  f.eps2 = 1e-4f;
+  EXPECT_THROW(forces_cuda<float>(f, c, nullptr), std::invalid_argument);  // none
+  f.partials = partials.data();
+  f.partials_capacity = 2 * n;
+  EXPECT_THROW(forces_cuda<float>(f, c, nullptr), std::invalid_argument);  // 2n of 3n
 }
 
 namespace {

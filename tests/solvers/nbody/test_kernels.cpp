@@ -10,6 +10,8 @@
 #include "solvers/nbody/forces.hpp"
 #include "solvers/nbody/initial_conditions.hpp"
 #include "solvers/nbody/params.hpp"
+#include "solvers/nbody/split_efficiency.hpp"
+#include "solvers/nbody/split_shapes.hpp"
 #include "tests/solvers/nbody/nbody_test_util.hpp"
 
 using namespace tessera;
@@ -142,6 +144,75 @@ TEST(NbodyKernelConfig, AutomaticShapesAreValidAndSensible) {
   EXPECT_EQ(seed.split, 32);
   EXPECT_EQ(parse_kernel_variant("seed-naive"), KernelVariant::seed_naive);
   EXPECT_THROW(parse_kernel_variant("fast"), InputError);
+}
+
+// The split kernel: every compiled shape is accepted, a request picks the first compiled shape
+// that agrees with it, and the split keeps the SMs evenly loaded within the workspace limit.
+TEST(NbodyKernelConfig, SplitShapesAndSplitChoice) {
+  for (const SplitShape& s : split_shapes()) {
+    const KernelConfig c{KernelVariant::split, s.threads, 1, s.bodies_per_thread, s.unroll, s.min_blocks};
+    EXPECT_EQ(check_config(c, s.double_precision), "") << c.describe();
+    EXPECT_EQ(split_tile(s.threads) % s.unroll, 0) << c.describe();
+    EXPECT_LE(s.threads * s.min_blocks, 2048) << c.describe();  // the SM's thread limit
+  }
+  const SplitShape& first = split_shapes().front();
+  const KernelConfig def = resolve_config({KernelVariant::split}, 1 << 18, 1 << 18, 132, false);
+  EXPECT_EQ(def.bodies_per_thread, first.bodies_per_thread);
+  EXPECT_EQ(def.group, first.threads);
+  EXPECT_EQ(def.unroll, first.unroll);
+  const KernelConfig b1 = resolve_config({KernelVariant::split, 0, 0, 1}, 1 << 18, 1 << 18, 132, false);
+  EXPECT_EQ(b1.bodies_per_thread, 1);
+  const KernelConfig dp = resolve_config({KernelVariant::split}, 4096, 4096, 132, true);
+  EXPECT_EQ(check_config(dp, true), "");
+  EXPECT_THROW(resolve_config({KernelVariant::split, 96, 0, 1}, 4096, 4096, 132, false), std::invalid_argument);
+  EXPECT_THROW(resolve_config({KernelVariant::split, 0, 0, 5}, 4096, 4096, 132, false), std::invalid_argument);
+  EXPECT_NE(check_config({KernelVariant::tiled, 128, 1, 2, 16, 0}, false), "");  // unroll: split only
+  EXPECT_NE(check_config({KernelVariant::split, 128, 0, 2, 16, 16}, false), "");  // split 0
+  EXPECT_NE(check_config({KernelVariant::split, 128, kMaxSplit + 1, 2, 16, 16}, false), "");
+
+  for (const SplitShape& s : split_shapes()) {
+    if (s.double_precision) continue;
+    for (std::int64_t n : {1, 31, 4096, 65537, 262144, 1 << 20}) {
+      const KernelConfig c = resolve_config({KernelVariant::split, s.threads, 0, s.bodies_per_thread, s.unroll,
+                                             s.min_blocks}, n, n, 132, false);
+      EXPECT_GE(c.split, 1);
+      EXPECT_LE(partials_needed(c, n), std::max<std::int64_t>(kMaxPartials, n)) << c.describe();
+      EXPECT_EQ(partials_needed(c, n), c.split > 1 ? c.split * n : 0);
+      // Every block gets at least one whole tile of sources.
+      if (c.split > 1) EXPECT_GE(n / c.split, split_tile(s.threads)) << c.describe() << " n = " << n;
+      // Large N: the busiest SM is within 3% of the mean (a 0.97-wave grid would not be).
+      const std::int64_t groups = (n + s.threads * s.bodies_per_thread - 1) / (s.threads * s.bodies_per_thread);
+      if (n >= 262144) EXPECT_GE(split_efficiency(groups * c.split, 132, s.min_blocks), 0.97) << c.describe();
+    }
+  }
+  // The model: a whole number of full rounds is 1; one block too many on an SM costs a round.
+  EXPECT_DOUBLE_EQ(split_efficiency(132 * 16 * 3, 132, 16), 1.0);
+  EXPECT_NEAR(split_efficiency(2048, 132, 16), 2048.0 / 132 / 16, 1e-12);
+  EXPECT_LT(split_efficiency(132 * 16 + 1, 132, 16), 0.7);
+  EXPECT_EQ(choose_split(1, 1, 132, 128, 1, 16), 1);
+  EXPECT_EQ(choose_split(4096, 4096, 132, 128, 1, 16), 4096 / 256);  // small N: as many as the sources allow
+}
+
+TEST(NbodyKernelConfig, ShapesReadBackFromTheirDescription) {
+  for (const KernelConfig& c :
+       {resolve_config({}, 4096, 4096, 132, false), resolve_config({KernelVariant::split}, 1 << 20, 1 << 20, 132, false),
+        resolve_config({KernelVariant::seed_atomic}, 4096, 4096, 132, false)}) {
+    if (c.variant == KernelVariant::seed_atomic) continue;  // the seeds' words are their own
+    const KernelConfig back = parse_kernel_config(c.describe());
+    EXPECT_EQ(back.describe(), c.describe());
+  }
+  const KernelConfig c = parse_kernel_config("split:b2:u16:m16");
+  EXPECT_EQ(c.variant, KernelVariant::split);
+  EXPECT_EQ(c.bodies_per_thread, 2);
+  EXPECT_EQ(c.unroll, 16);
+  EXPECT_EQ(c.min_blocks, 16);
+  EXPECT_EQ(c.group, 0);
+  EXPECT_EQ(parse_kernel_config("tiled g256 s1 b4").group, 256);
+  EXPECT_EQ(parse_kernel_config("seed-atomic").variant, KernelVariant::seed_atomic);
+  EXPECT_THROW(parse_kernel_config("split:x3"), InputError);
+  EXPECT_THROW(parse_kernel_config("split:b"), InputError);
+  EXPECT_THROW(parse_kernel_config("fast:b2"), InputError);
+  EXPECT_THROW(parse_kernel_config(""), InputError);
 }
 
 TEST(NbodyRandom, StreamsAreKeyedBySeedAndIndex) {

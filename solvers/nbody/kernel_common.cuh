@@ -1,0 +1,39 @@
+#pragma once
+// Device helpers shared by the force kernels (forces_cuda.cu, forces_split_cuda.cu).
+#include <cuda_pipeline.h>
+
+#include "solvers/nbody/pair_force.hpp"
+#include "solvers/nbody/vec.hpp"
+
+namespace tessera::nbody::detail {
+
+// One body (16 or 32 bytes) from global to shared memory without passing through registers.
+template <class T>
+__device__ __forceinline__ void copy_async(Vec4<T>* dst, const Vec4<T>* src) {
+  static_assert(sizeof(Vec4<T>) % 16 == 0);
+#pragma unroll
+  for (int q = 0; q < int(sizeof(Vec4<T>) / 16); ++q)
+    __pipeline_memcpy_async(reinterpret_cast<char*>(dst) + 16 * q, reinterpret_cast<const char*>(src) + 16 * q, 16);
+}
+
+// Writes the sums for target i: acc (= or +=) G * sum (and -G * potential in w, else 0), then
+// the optional kick v += acc * kick_dt.
+template <class T, bool kPotential>
+__device__ __forceinline__ void store_sums(Vec4<T>* acc, Vec4<T>* vel, int i, T G, T kick_dt, bool accumulate, T ax,
+                                           T ay, T az, T ph) {
+  Vec4<T> a{G * ax, G * ay, G * az, kPotential ? -G * ph : T(0)};
+  if (accumulate) {
+    const Vec4<T> o = acc[i];
+    a = Vec4<T>{o.x + a.x, o.y + a.y, o.z + a.z, o.w + a.w};
+  }
+  acc[i] = a;
+  if (vel) {
+    Vec4<T> v = vel[i];
+    v.x = fused_mul_add(a.x, kick_dt, v.x);
+    v.y = fused_mul_add(a.y, kick_dt, v.y);
+    v.z = fused_mul_add(a.z, kick_dt, v.z);
+    vel[i] = v;
+  }
+}
+
+}  // namespace tessera::nbody::detail
