@@ -157,17 +157,23 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", help="a CUDA build folder (compile_commands.json)")
     ap.add_argument("--cubin", help="an sm_90 cubin")
-    ap.add_argument("--filter", default="_forces", help="kernels whose name holds this")
+    ap.add_argument("--filter", action="append", help="kernels whose (mangled) name holds this; repeatable (all "
+                    "must match); default _forces")
     ap.add_argument("--json", help="also write the loops here")
+    ap.add_argument("--max-slots", type=float, help="exit 1 when a force loop takes more issue slots per interaction, "
+                    "or when no kernel matches")
     a = ap.parse_args()
     paths = [a.cubin] if a.cubin else cubins_from_build(a.build or "build")
     report = []
     for path in paths:
-        data = open(path, "rb").read()
+        with open(path, "rb") as f:
+            data = f.read()
+        if not a.cubin:
+            os.unlink(path)  # a temporary compiled here
         secs = sections(data)
         regs = register_counts(data, secs)
         for s in secs:
-            if not s["name"].startswith(".text.") or a.filter not in s["name"]:
+            if not s["name"].startswith(".text.") or not all(f in s["name"] for f in a.filter or ["_forces"]):
                 continue
             mangled = s["name"][len(".text."):]
             loops = [l for l in analyse_kernel(data, s) if l["mufu"]]
@@ -182,6 +188,17 @@ def main():
                   f"other {other}")
     if a.json:
         json.dump(report, open(a.json, "w"), indent=1)
+    if a.max_slots is not None:
+        worst = [(l["slots_per_interaction"], r["kernel"]) for r in report for l in r["loops"]]
+        missing = [r["kernel"] for r in report if not r["loops"]]
+        if not report or missing:
+            print(f"FAIL: no kernel matched, or no force loop found in {missing}")
+            return 1
+        over = [w for w in worst if w[0] > a.max_slots]
+        if over:
+            print(f"FAIL: more than {a.max_slots} issue slots per interaction: {over}")
+            return 1
+        print(f"OK: {len(report)} kernels, at most {max(worst)[0]:.3f} issue slots per interaction")
     return 0
 
 
