@@ -57,8 +57,9 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) split_forces(const Split
     gi[b] = p.target_offset + i;
   }
 
-  const int j_begin = static_cast<int>(blockIdx.y) * p.slice;
-  const int j_end = min(j_begin + p.slice, p.n_sources);
+  const long long slice_begin = static_cast<long long>(blockIdx.y) * p.slice;  // past n for empty slices
+  const int j_begin = slice_begin < p.n_sources ? static_cast<int>(slice_begin) : p.n_sources;
+  const int j_end = static_cast<int>(min(slice_begin + p.slice, static_cast<long long>(p.n_sources)));
   auto fetch = [&](int t0, int buffer) {
 #pragma unroll
     for (int l = 0; l < kLoads; ++l) {
