@@ -1,8 +1,11 @@
 #include "solvers/scan/bench.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <vector>
@@ -147,6 +150,105 @@ void bench_types(DeviceArena& a, std::int64_t n, double bandwidth, Stream& s, in
   }
 }
 
+// ---- look-back candidates (TESSERA_BENCH_SCAN_LOOKBACK) ----------------------------------------
+
+// The candidates the environment asks for: "all", or names separated by commas (each run for
+// the element types that have it; unknown names are reported).
+std::vector<std::string> requested_candidates() {
+  const char* env = std::getenv("TESSERA_BENCH_SCAN_LOOKBACK");
+  if (env == nullptr || *env == '\0') return {};
+  const auto int32 = lookback_candidate_names<std::int32_t>();
+  const auto int64 = lookback_candidate_names<std::int64_t>();
+  const std::string text(env);
+  if (text == "all") {
+    std::vector<std::string> all = int32;
+    all.insert(all.end(), int64.begin(), int64.end());
+    return all;
+  }
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    const std::string name = text.substr(at, comma - at);
+    at = comma + 1;
+    if (name.empty()) continue;
+    const bool known = std::find(int32.begin(), int32.end(), name) != int32.end() ||
+                       std::find(int64.begin(), int64.end(), name) != int64.end();
+    if (known)
+      names.push_back(name);
+    else
+      log::warn("TESSERA_BENCH_SCAN_LOOKBACK: no look-back candidate '{}' (int32: {}; int64: {})", name,
+                fmt::join(int32, ","), fmt::join(int64, ","));
+  }
+  return names;
+}
+
+// Each requested candidate of element type T at each size, next to CUB measured just before it
+// (rate, fraction of the copy bound, ratio to CUB), its result checked bitwise against CUB's.
+// A line per candidate also goes to stderr at once, so a run cut short still tells. Returns
+// the worst ratio to CUB of each candidate over the sizes.
+template <class T>
+std::vector<std::pair<std::string, double>> bench_candidates(DeviceArena& a, const std::vector<std::int64_t>& sizes,
+                                                             const std::vector<std::string>& requested, Stream& s,
+                                                             int repeat, BenchReport& report) {
+  const auto available = lookback_candidate_names<T>();
+  std::vector<std::string> names;
+  for (const auto& n : requested)
+    if (std::find(available.begin(), available.end(), n) != available.end()) names.push_back(n);
+  std::vector<std::pair<std::string, double>> worst;
+  if (names.empty() || sizes.empty()) return worst;
+  for (const auto& n : names) worst.emplace_back(n, 1e300);
+  const std::string type(to_string(value_type_of<T>()));
+  // CUB's result goes to the upper half of the output arena.
+  T* reference = reinterpret_cast<T*>(a.out.data() + a.out.bytes() / 2);
+  generate_device(a.input<T>(), sizes.back(), 0, bench_generator(false), s);
+  auto cub = make_local_scan<T, T>(Variant::cub, s);
+  for (std::int64_t n : sizes) {
+    const double bw = copy_bandwidth(a, n * static_cast<std::int64_t>(sizeof(T)) / 4, s, repeat);
+    const double bound = bw / (2.0 * sizeof(T)) / 1e9;
+    double t_cub = 0;
+    const double r_cub = rate_of(*cub, a, n, Mode::inclusive, s, repeat, &t_cub);
+    cub->scan(a.input<T>(), reference, n, Mode::inclusive, T(0));
+    report.rows.push_back({fmt::format("cub {}", type), size_text(n), t_cub, r_cub, "G elements/s", r_cub / bound,
+                           "reference for the candidates below"});
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      auto scan = make_lookback_candidate<T>(names[i], s);
+      double t = 0;
+      const double r = rate_of(*scan, a, n, Mode::inclusive, s, repeat, &t);
+      const std::int64_t wrong = count_device_differences(a.output<T>(), reference, n, s);
+      const double ratio = wrong == 0 ? r / r_cub : 0;
+      worst[i].second = std::min(worst[i].second, ratio);
+      const std::string note = wrong == 0 ? fmt::format("{:.3f} x cub", ratio)
+                                          : fmt::format("WRONG: {} elements differ from cub", wrong);
+      report.rows.push_back({fmt::format("cand {} {}", names[i], type), size_text(n), t, r, "G elements/s", r / bound,
+                             note});
+      std::fprintf(stderr, "scan bench: %s %s n=%s: %.1f G elements/s, %s\n", names[i].c_str(), type.c_str(),
+                   size_text(n).c_str(), r, note.c_str());
+      std::fflush(stderr);
+    }
+  }
+  return worst;
+}
+
+void bench_lookback_candidates(DeviceArena& a, bool quick, int repeat, Stream& s, BenchReport& report) {
+  const auto requested = requested_candidates();
+  if (requested.empty()) return;
+  // int32 where the target is set (2^26, 2^28, 2^30); int64 at 2^28 (fitting half the arena).
+  const std::vector<std::int64_t> int32_sizes =
+      quick ? std::vector<std::int64_t>{1 << 20, 1 << 22} : std::vector<std::int64_t>{1 << 26, 1 << 28, 1 << 30};
+  const std::int64_t int64_size = std::min<std::int64_t>(quick ? 1 << 22 : 1 << 28, a.out.bytes() / 2 / 8);
+  auto best = [&](const std::vector<std::pair<std::string, double>>& worst, const char* type, const std::string& sizes) {
+    if (worst.empty()) return;
+    const auto top = *std::max_element(worst.begin(), worst.end(),
+                                       [](const auto& x, const auto& y) { return x.second < y.second; });
+    report.rows.push_back({fmt::format("cand best {}", type), sizes, 0, top.second, "x cub (worst size)", 0,
+                           top.first});
+  };
+  best(bench_candidates<std::int32_t>(a, int32_sizes, requested, s, repeat, report), "int32",
+       quick ? "2^20..2^22" : "2^26..2^30");
+  best(bench_candidates<std::int64_t>(a, {int64_size}, requested, s, repeat, report), "int64", size_text(int64_size));
+}
+
 void bench_single_gpu(const BenchOptions& o, BenchReport& report) {
   const std::vector<std::int64_t> sizes =
       o.quick ? std::vector<std::int64_t>{1 << 20, 1 << 22}
@@ -189,6 +291,8 @@ void bench_single_gpu(const BenchOptions& o, BenchReport& report) {
     report.rows.push_back({fmt::format("lookback {}x{}", threads, items), size_text(other), t, r, "G elements/s",
                            r / (bandwidth_at_other / 8 / 1e9), "tile shape"});
   }
+  // Look-back candidates, when TESSERA_BENCH_SCAN_LOOKBACK asks for them.
+  bench_lookback_candidates(a, o.quick, o.repeat, s, report);
   // Exclusive int32, then the other types.
   for (Variant v : {Variant::lookback, Variant::cub}) {
     auto scan = make_local_scan<std::int32_t, std::int32_t>(v, s);

@@ -4,6 +4,8 @@
 // (TESSERA_HAVE_CUDA), so callers guard their uses.
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "core/stream.hpp"
 #include "solvers/scan/generate.hpp"
@@ -26,5 +28,19 @@ void generate_device(T* out, std::int64_t count, std::int64_t first, const Gener
 // (256, 24)}; nullptr for other shapes.
 std::unique_ptr<LocalScan<std::int32_t, std::int32_t>> make_lookback_int32_shape(int threads, int items,
                                                                                    stream_t stream);
+
+// Candidate policies of the look-back scan (solvers/scan/cuda/lookback_candidates.cuh explains
+// their names), compared by `tessera bench scan` with TESSERA_BENCH_SCAN_LOOKBACK: the names for
+// element type T (int32, int64, float, double), and a LocalScan<T, T> running one (variant()
+// says lookback; nullptr for an unknown name).
+template <class T>
+std::vector<std::string> lookback_candidate_names();
+template <class T>
+std::unique_ptr<LocalScan<T, T>> make_lookback_candidate(const std::string& name, stream_t stream);
+
+// Number of elements in which the device arrays a[0..n) and b[0..n) differ bitwise (T: int32,
+// int64, float, double); waits for `stream`.
+template <class T>
+std::int64_t count_device_differences(const T* a, const T* b, std::int64_t n, stream_t stream);
 
 }  // namespace tessera::scan

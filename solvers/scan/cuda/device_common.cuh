@@ -64,21 +64,74 @@ __device__ __forceinline__ T block_sum(T x) {
 template <class T>
 constexpr int kVec16 = 16 / static_cast<int>(sizeof(T));
 
-// One 16-byte load through the read-only path. `p` must be 16-byte aligned.
-template <class T>
+// Cache hints of the 16-byte global accesses. Every element of a scan is read once and written
+// once, so the candidates mark them as streaming (evict first) instead of the default policy.
+enum class LoadHint {
+  nc,           // ld.global.nc: the read-only path (the default)
+  cs,           // ld.global.cs: streaming, evict first from L1 and L2
+  lu,           // ld.global.lu: last use
+  evict_first,  // ld.global.nc.L1::no_allocate with an L2 evict-first cache policy
+};
+enum class StoreHint {
+  wb,           // st.global.wb (the default)
+  cs,           // st.global.cs: streaming
+  evict_first,  // st.global.L1::no_allocate with an L2 evict-first cache policy
+};
+
+// An L2 policy marking lines evict-first (for .L2::cache_hint operands). Not volatile, so the
+// compiler may compute it once.
+__device__ __forceinline__ unsigned long long l2_evict_first_policy() {
+  unsigned long long policy;
+  asm("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+  return policy;
+}
+
+template <LoadHint H>
+__device__ __forceinline__ uint4 load_uint4(const uint4* p) {
+  if constexpr (H == LoadHint::nc) {
+    return __ldg(p);
+  } else if constexpr (H == LoadHint::cs) {
+    return __ldcs(p);
+  } else if constexpr (H == LoadHint::lu) {
+    return __ldlu(p);
+  } else {
+    uint4 v;
+    asm volatile("ld.global.nc.L1::no_allocate.L2::cache_hint.v4.u32 {%0, %1, %2, %3}, [%4], %5;"
+                 : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+                 : "l"(p), "l"(l2_evict_first_policy()));
+    return v;
+  }
+}
+
+template <StoreHint H>
+__device__ __forceinline__ void store_uint4(uint4* p, uint4 v) {
+  if constexpr (H == StoreHint::wb) {
+    __stwb(p, v);
+  } else if constexpr (H == StoreHint::cs) {
+    __stcs(p, v);
+  } else {
+    asm volatile("st.global.L1::no_allocate.L2::cache_hint.v4.u32 [%0], {%1, %2, %3, %4}, %5;"
+                 :
+                 : "l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "l"(l2_evict_first_policy())
+                 : "memory");
+  }
+}
+
+// One 16-byte load (by default through the read-only path). `p` must be 16-byte aligned.
+template <LoadHint H = LoadHint::nc, class T>
 __device__ __forceinline__ void load16(const T* p, T (&v)[kVec16<T>]) {
   union {
     uint4 u;
     T v[kVec16<T>];
   } pack;
-  pack.u = __ldg(reinterpret_cast<const uint4*>(p));
+  pack.u = load_uint4<H>(reinterpret_cast<const uint4*>(p));
 #pragma unroll
   for (int k = 0; k < kVec16<T>; ++k) v[k] = pack.v[k];
 }
 
 // N consecutive values with 16-byte stores (an intrinsic, so the compiler cannot split them).
 // `p` must be 16-byte aligned.
-template <class T, int N>
+template <StoreHint H = StoreHint::wb, class T, int N>
 __device__ __forceinline__ void store16(T* p, const T (&v)[N]) {
   static_assert((N * sizeof(T)) % 16 == 0, "whole 16-byte chunks only");
   constexpr int kChunks = static_cast<int>(N * sizeof(T) / 16);
@@ -89,7 +142,29 @@ __device__ __forceinline__ void store16(T* p, const T (&v)[N]) {
 #pragma unroll
   for (int k = 0; k < N; ++k) pack.v[k] = v[k];
 #pragma unroll
-  for (int c = 0; c < kChunks; ++c) __stwb(reinterpret_cast<uint4*>(p) + c, pack.u[c]);
+  for (int c = 0; c < kChunks; ++c) store_uint4<H>(reinterpret_cast<uint4*>(p) + c, pack.u[c]);
+}
+
+// 16 bytes from / to shared memory (one LDS.128 / STS.128). `p` must be 16-byte aligned.
+template <class T>
+__device__ __forceinline__ void load16_shared(const T* p, T (&v)[kVec16<T>]) {
+  union {
+    uint4 u;
+    T v[kVec16<T>];
+  } pack;
+  pack.u = *reinterpret_cast<const uint4*>(p);
+#pragma unroll
+  for (int k = 0; k < kVec16<T>; ++k) v[k] = pack.v[k];
+}
+template <class T>
+__device__ __forceinline__ void store16_shared(T* p, const T (&v)[kVec16<T>]) {
+  union {
+    uint4 u;
+    T v[kVec16<T>];
+  } pack;
+#pragma unroll
+  for (int k = 0; k < kVec16<T>; ++k) pack.v[k] = v[k];
+  *reinterpret_cast<uint4*>(p) = pack.u;
 }
 
 inline bool aligned16(const void* p) { return (reinterpret_cast<std::uintptr_t>(p) & 15u) == 0; }

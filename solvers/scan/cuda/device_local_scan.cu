@@ -1,7 +1,10 @@
 // The GPU variants behind the LocalScan interface: each owns its workspaces (kept between
 // calls) and queues everything on the stream it was given.
+#include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
@@ -27,8 +30,12 @@ template <class In, class Out>
 class DeviceLocalScan final : public LocalScan<In, Out> {
  public:
   using Wide = wide_t<Out>;
-  DeviceLocalScan(Variant v, stream_t stream, int shape_threads = 0, int shape_items = 0)
-      : variant_(v), stream_(stream), shape_threads_(shape_threads), shape_items_(shape_items) {
+  DeviceLocalScan(Variant v, stream_t stream, int shape_threads = 0, int shape_items = 0, std::string candidate = {})
+      : variant_(v),
+        stream_(stream),
+        shape_threads_(shape_threads),
+        shape_items_(shape_items),
+        candidate_(std::move(candidate)) {
     if (is_host_variant(v) || v == Variant::automatic)
       throw std::logic_error("DeviceLocalScan: not a device variant");
   }
@@ -75,6 +82,12 @@ class DeviceLocalScan final : public LocalScan<In, Out> {
   void run(const In* in, Out* out, std::int64_t n, Mode mode, Out offset) {
     switch (variant_) {
       case Variant::lookback:
+        if constexpr (std::is_same_v<In, Out>) {
+          if (!candidate_.empty()) {
+            gpu::lookback_candidate_scan(candidate_, in, out, n, mode, offset, lookback_, stream_);
+            return;
+          }
+        }
         if constexpr (std::is_same_v<In, std::int32_t> && std::is_same_v<Out, std::int32_t>) {
           if (shape_threads_ > 0) {
             gpu::lookback_scan_int32_shape(in, out, n, mode, offset, shape_threads_, shape_items_, lookback_, stream_);
@@ -92,6 +105,7 @@ class DeviceLocalScan final : public LocalScan<In, Out> {
   Variant variant_;
   stream_t stream_;
   int shape_threads_, shape_items_;
+  std::string candidate_;  // a look-back candidate's name (lookback only), or empty
   gpu::LookbackWorkspace lookback_;
   gpu::ReduceWorkspace reduce_;
   gpu::SeedLevels<Out> seed_levels_;
@@ -121,9 +135,36 @@ std::unique_ptr<LocalScan<std::int32_t, std::int32_t>> make_lookback_int32_shape
   return std::make_unique<DeviceLocalScan<std::int32_t, std::int32_t>>(Variant::lookback, stream, threads, items);
 }
 
+template <class T>
+std::vector<std::string> lookback_candidate_names() {
+  return gpu::lookback_candidates<T>();
+}
+
+template <class T>
+std::unique_ptr<LocalScan<T, T>> make_lookback_candidate(const std::string& name, stream_t stream) {
+  const auto names = gpu::lookback_candidates<T>();
+  if (std::find(names.begin(), names.end(), name) == names.end()) return nullptr;
+  return std::make_unique<DeviceLocalScan<T, T>>(Variant::lookback, stream, 0, 0, name);
+}
+
+template <class T>
+std::int64_t count_device_differences(const T* a, const T* b, std::int64_t n, stream_t stream) {
+  return gpu::count_differences(a, b, n, stream);
+}
+
 #define TESSERA_SCAN_INSTANTIATE(In, Out) \
   template std::unique_ptr<LocalScan<In, Out>> make_device_scan<In, Out>(Variant, stream_t);
 TESSERA_SCAN_FOR_EACH_PAIR(TESSERA_SCAN_INSTANTIATE)
+#undef TESSERA_SCAN_INSTANTIATE
+
+#define TESSERA_SCAN_INSTANTIATE(T)                                                                          \
+  template std::vector<std::string> lookback_candidate_names<T>();                                           \
+  template std::unique_ptr<LocalScan<T, T>> make_lookback_candidate<T>(const std::string&, stream_t);        \
+  template std::int64_t count_device_differences<T>(const T*, const T*, std::int64_t, stream_t);
+TESSERA_SCAN_INSTANTIATE(std::int32_t)
+TESSERA_SCAN_INSTANTIATE(std::int64_t)
+TESSERA_SCAN_INSTANTIATE(float)
+TESSERA_SCAN_INSTANTIATE(double)
 #undef TESSERA_SCAN_INSTANTIATE
 
 }  // namespace tessera::scan

@@ -3,6 +3,7 @@
 // they compile in parallel). Used by device_local_scan.cu, the tests and the benchmark glue;
 // everything here is queued on the given stream and returns at once.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/buffer.hpp"
@@ -11,22 +12,26 @@
 
 namespace tessera::scan::gpu {
 
+// How the tile status is stored (tile_state.cuh): 4-byte values packed with their status in one
+// 8-byte word; 8-byte values split into a flag and two value slots, or packed in 16-byte words.
+enum class TileStateLayout { packed8 = 1, split = 2, packed16 = 3 };
+
 // Per-tile status of the decoupled look-back plus the tile counter. Status words carry an
 // epoch that advances with every launch, so no memset is needed between scans: words of
 // earlier launches simply read as "not ready". The counter is never reset either: each launch
-// takes exactly `tiles` tickets, and the host remembers where this launch's start.
+// takes a known number of tickets, and the host remembers where this launch's start.
 class LookbackWorkspace {
  public:
-  // Sizes the state for `tiles` tiles of values of `value_bytes` (4: one packed 64-bit word
-  // per tile; 8: a flag plus separate aggregate and inclusive slots) and opens a new epoch.
-  void prepare(std::int64_t tiles, int value_bytes, stream_t stream);
+  // Sizes the state for `tiles` tiles in `layout` and opens a new epoch. A change of layout
+  // clears the state (another layout's bytes could read as a status of this epoch).
+  void prepare(std::int64_t tiles, TileStateLayout layout, stream_t stream);
   // After the launch: the tickets it took.
-  void consumed(std::int64_t tiles) { counter_base_ += static_cast<unsigned long long>(tiles); }
+  void consumed(std::int64_t tickets) { counter_base_ += static_cast<unsigned long long>(tickets); }
 
   unsigned epoch() const { return epoch_; }
   unsigned long long counter_base() const { return counter_base_; }
   unsigned long long* counter() { return counter_.data(); }
-  // Packed layout (4-byte values).
+  // Packed layouts: one 8-byte word per tile (packed8) or two (packed16).
   unsigned long long* words() { return reinterpret_cast<unsigned long long*>(state_.data()); }
   // Split layout (8-byte values): flags, then aggregates, then inclusive prefixes.
   unsigned* flags() { return reinterpret_cast<unsigned*>(state_.data()); }
@@ -37,7 +42,8 @@ class LookbackWorkspace {
   std::size_t split_values_offset() const { return ((static_cast<std::size_t>(capacity_) * 4 + 255) / 256) * 256; }
   DeviceBuffer<char> state_;
   DeviceBuffer<unsigned long long> counter_;
-  std::int64_t capacity_ = 0;  // tiles the state holds (in either layout)
+  std::int64_t capacity_ = 0;  // tiles the state holds (in any layout)
+  TileStateLayout layout_ = TileStateLayout::packed8;
   unsigned epoch_ = 0;
   unsigned long long counter_base_ = 0;
 };
@@ -50,6 +56,24 @@ void lookback_scan(const In* in, Out* out, std::int64_t n, Mode mode, Out offset
 // The same kernel with another (threads, items per thread) shape, for tuning (int32 only).
 bool lookback_scan_int32_shape(const std::int32_t* in, std::int32_t* out, std::int64_t n, Mode mode,
                                std::int32_t offset, int threads, int items, LookbackWorkspace& ws, stream_t stream);
+
+// Candidate policies of the look-back scan (lookback_candidates.cu), compared by `tessera bench
+// scan` with TESSERA_BENCH_SCAN_LOOKBACK and checked by the gpu tests: their names for element
+// type T (int32, int64, float, double), and a scan by name (false if there is no such candidate).
+// One workspace may serve several candidates.
+template <class T>
+std::vector<std::string> lookback_candidates();
+template <class T>
+bool lookback_candidate_scan(const std::string& name, const T* in, T* out, std::int64_t n, Mode mode, T offset,
+                             LookbackWorkspace& ws, stream_t stream);
+
+// The candidate name of the default policy of T (lookback_scan<T, T>).
+template <class T>
+std::string lookback_default_name();
+
+// Number of elements in which a[0..n) and b[0..n) (device) differ bitwise; waits for `stream`.
+template <class T>
+std::int64_t count_differences(const T* a, const T* b, std::int64_t n, stream_t stream);
 
 // Partial sums of the reduction kernel (one per block) and its completion counter.
 class ReduceWorkspace {

@@ -12,6 +12,10 @@
 //    the reader loads the flag with acquire semantics, then the slot the flag names. Separate
 //    slots matter: a tile moving from aggregate to inclusive never overwrites a value a reader
 //    may be about to read under the old flag.
+//  - PackedTileState16 (8-byte values, a look-back candidate): status and value in one 16-byte
+//    word written and read with single 128-bit relaxed accesses (ld/st .b128, PTX ISA 8.3): one
+//    round trip per poll and no fences, like the 4-byte layout. (CUB packs 8-byte values the
+//    same way, with .v2.u64 accesses.)
 // The status carries the launch's epoch (status = epoch << 2 | kind), so words left by earlier
 // launches read as not ready and the state needs no clearing between scans.
 #include <cuda/atomic>
@@ -84,18 +88,56 @@ struct SplitTileState {
   }
 };
 
-// Polls one tile's status until it is ready, backing off so pollers leave L2 bandwidth to the
-// tiles still loading.
-template <class State>
+template <class T>
+struct PackedTileState16 {
+  static_assert(sizeof(T) == 8, "16-byte packed tile state holds 8-byte values");
+  unsigned long long* words;  // two per tile: value bits, then status; 16-byte aligned
+  unsigned epoch;
+
+  __device__ __forceinline__ void publish(std::int64_t tile, unsigned kind, T value) const {
+    unsigned long long bits;
+    memcpy(&bits, &value, sizeof bits);
+    const unsigned long long status = (epoch << 2) | kind;
+    asm volatile(
+        "{\n\t.reg .b128 w;\n\tmov.b128 w, {%1, %2};\n\tst.relaxed.gpu.global.b128 [%0], w;\n\t}"
+        :
+        : "l"(words + 2 * tile), "l"(bits), "l"(status)
+        : "memory");
+  }
+
+  __device__ __forceinline__ TileStatus<T> read(std::int64_t tile) const {
+    unsigned long long bits, status;
+    asm volatile("{\n\t.reg .b128 w;\n\tld.relaxed.gpu.global.b128 w, [%2];\n\tmov.b128 {%0, %1}, w;\n\t}"
+                 : "=l"(bits), "=l"(status)
+                 : "l"(words + 2 * tile)
+                 : "memory");
+    T value;
+    memcpy(&value, &bits, sizeof value);
+    const auto s = static_cast<unsigned>(status);
+    return {(status >> 2) == epoch, (s & 3u) == kTileInclusive, value};
+  }
+};
+
+// Polls one tile's status until it is ready. With FirstNs > 0 it backs off (FirstNs, doubling up
+// to MaxNs) so pollers leave L2 bandwidth to the tiles still loading; with FirstNs = 0 it spins.
+template <int FirstNs, int MaxNs, class State>
 __device__ __forceinline__ auto wait_ready(const State& state, std::int64_t tile) {
   auto s = state.read(tile);
-  unsigned ns = 32;
+  unsigned ns = FirstNs;
   while (!s.ready) {
-    __nanosleep(ns);
-    if (ns < 512) ns <<= 1;
+    if constexpr (FirstNs > 0) {
+      __nanosleep(ns);
+      if (ns < MaxNs) ns <<= 1;
+    }
     s = state.read(tile);
   }
   return s;
+}
+
+// The default polling.
+template <class State>
+__device__ __forceinline__ auto wait_ready(const State& state, std::int64_t tile) {
+  return wait_ready<32, 512>(state, tile);
 }
 
 }  // namespace tessera::scan::gpu
