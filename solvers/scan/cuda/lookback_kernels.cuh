@@ -1,7 +1,7 @@
 #pragma once
 // The single-pass scan with decoupled look-back, parameterized by a policy, and its launcher.
-// lookback.cu instantiates the default policies, lookback_candidates.cu the candidates that
-// `tessera bench scan` compares (TESSERA_BENCH_SCAN_LOOKBACK).
+// lookback.cu instantiates the default policies, lookback_candidates_<type>.cu the candidates
+// that `tessera bench scan` compares (TESSERA_BENCH_SCAN_LOOKBACK).
 //
 // A tile is Threads x Items elements; each warp owns a contiguous segment of Rows x 32 x Vec
 // elements, row r being 32 lanes x one 16-byte vector (Vec elements), so every warp access moves
@@ -26,7 +26,15 @@
 //  - block_index: tile = blockIdx.x (as CUB does), saving the atomic before the loads; relies on
 //    the hardware starting blocks in index order (not a documented guarantee).
 // Partial last tiles and buffers that are not 16-byte aligned take guarded scalar paths (the
-// bulk engines fall back to the registers engine for unaligned buffers).
+// bulk engines fall back to the registers engine for unaligned buffers, and for input and
+// output types that differ).
+//
+// Bulk-copy protocol (as in the CUDA programming guide's 1-D TMA example): thread 0 initializes
+// the mbarrier and fences it for the async proxy, arms it with the tile's byte count and starts
+// the copy; every thread waits on the phase parity (acquire), scans, writes its results into the
+// buffer and executes fence.proxy.async.shared::cta; after __syncthreads thread 0 starts the
+// store, commits it as a bulk group and waits for its reads of shared memory before the buffer
+// is reused or the block exits.
 #include <cuda/ptx>
 #include <cuda_runtime.h>
 
@@ -279,6 +287,15 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
+// Bulk copies need 16-byte aligned shared memory; the dynamic region is rounded up to 128 bytes
+// here rather than trusting where it starts after the static variables (launches add kAlignSlack).
+constexpr std::size_t kAlignSlack = 128;
+template <class T>
+__device__ __forceinline__ T* aligned_dynamic_shared(unsigned char* base) {
+  const unsigned pad = (kAlignSlack - (shared_address(base) & (kAlignSlack - 1))) & (kAlignSlack - 1);
+  return reinterpret_cast<T*>(base + pad);
+}
+
 // Global -> shared, completing `bytes` transaction bytes on `bar` (armed by the caller).
 template <LoadHint H>
 __device__ __forceinline__ void load(void* dst, const void* src, std::uint32_t bytes, std::uint64_t* bar) {
@@ -374,7 +391,7 @@ __device__ __forceinline__ void scan_tile(T* data, const T* in, T* out, std::int
 
 }  // namespace bulk
 
-// One tile per block. Dynamic shared memory: one tile.
+// One tile per block. Dynamic shared memory: one tile (+ alignment slack).
 template <class P, bool Exclusive, class T, class State>
 __global__ void __launch_bounds__(P::kThreads)
     lookback_bulk_kernel(const T* in, T* out, std::int64_t n, T offset, State state, unsigned long long* tile_counter,
@@ -382,7 +399,7 @@ __global__ void __launch_bounds__(P::kThreads)
   using Sh = TileShape<P, T>;
   constexpr auto kBytes = static_cast<std::uint32_t>(Sh::kTileItems * sizeof(T));
   extern __shared__ __align__(128) unsigned char s_dynamic[];
-  T* data = reinterpret_cast<T*>(s_dynamic);
+  T* data = bulk::aligned_dynamic_shared<T>(s_dynamic);
   __shared__ __align__(8) std::uint64_t s_full;  // mbarrier: the tile has arrived
   __shared__ long long s_tile;
   __shared__ T s_warp_total[Sh::kWarps];
@@ -413,7 +430,7 @@ __global__ void __launch_bounds__(P::kThreads)
   }
 }
 
-// Resident blocks looping over tiles. Dynamic shared memory: Stages tiles. Thread 0 takes the
+// Resident blocks looping over tiles. Dynamic shared memory: Stages tiles (+ alignment slack). Thread 0 takes the
 // tickets and moves the data; a buffer is refilled as soon as its bulk store has read it, so the
 // next Stages - 1 tiles load while the block scans one. Each block takes tickets until it draws
 // one past the last tile, and then no more: a launch consumes exactly tiles + gridDim.x tickets.
@@ -431,7 +448,8 @@ __global__ void __launch_bounds__(P::kThreads)
   __shared__ long long s_tile[S];                    // the tile buffer s holds (>= tiles: none)
   __shared__ T s_warp_total[Sh::kWarps];
   __shared__ T s_prefix;
-  auto buffer = [&](int s) { return reinterpret_cast<T*>(s_dynamic) + s * Sh::kTileItems; };
+  T* const buffers = bulk::aligned_dynamic_shared<T>(s_dynamic);
+  auto buffer = [&](int s) { return buffers + s * Sh::kTileItems; };
 
   // Thread 0 only: whether it drew a ticket past the last tile.
   bool exhausted = false;
@@ -524,17 +542,17 @@ void launch_mode(const In* in, Out* out, std::int64_t n, Out offset, LookbackWor
       ws.prepare(tiles, layout_of<Out, P::kLayout>(), stream);
       const auto state = make_state<Out, P::kLayout>(ws);
       const std::size_t tile_bytes = static_cast<std::size_t>(Sh::kTileItems) * sizeof(In);
+      const std::size_t shared = tile_bytes * P::kStages + bulk::kAlignSlack;
       if constexpr (P::kEngine == Engine::bulk) {
         auto kernel = lookback_bulk_kernel<P, Exclusive, In, StateFor<Out, P::kLayout>>;
         static BulkKernelSetup setup;
-        (void)setup_bulk_kernel(kernel, P::kThreads, tile_bytes, setup);
-        kernel<<<static_cast<unsigned>(tiles), P::kThreads, tile_bytes, stream>>>(in, out, n, offset, state,
+        (void)setup_bulk_kernel(kernel, P::kThreads, shared, setup);
+        kernel<<<static_cast<unsigned>(tiles), P::kThreads, shared, stream>>>(in, out, n, offset, state,
                                                                                   ws.counter(), ws.counter_base());
         TESSERA_CUDA_CHECK_LAUNCH();
         ws.consumed(P::kOrder == TileOrder::ticket ? tiles : 0);
       } else {
         auto kernel = lookback_bulk_persistent_kernel<P, Exclusive, In, StateFor<Out, P::kLayout>>;
-        const std::size_t shared = tile_bytes * P::kStages;
         static BulkKernelSetup setup;
         const auto grid =
             static_cast<int>(std::min<std::int64_t>(tiles, setup_bulk_kernel(kernel, P::kThreads, shared, setup)));
