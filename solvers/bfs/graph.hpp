@@ -11,6 +11,7 @@
 
 #include "comm/context.hpp"
 #include "solvers/bfs/edge_source.hpp"
+#include "solvers/bfs/host_array.hpp"
 #include "solvers/bfs/partition.hpp"
 
 namespace tessera::bfs {
@@ -21,9 +22,9 @@ struct LocalGraph {
   std::int64_t begin = 0;  // owned vertices are [begin, begin + count)
   std::int64_t count = 0;
 
-  std::vector<std::int64_t> offsets;       // count + 1 row offsets into columns
-  std::vector<std::int64_t> columns;       // global neighbour ids, sorted within each row
-  std::vector<std::int64_t> input_degree;  // input edge endpoints at each owned vertex
+  HostArray<std::int64_t> offsets;       // count + 1 row offsets into columns
+  HostArray<std::int64_t> columns;       // global neighbour ids, sorted within each row
+  HostArray<std::int64_t> input_degree;  // input edge endpoints at each owned vertex
 
   // Global totals (the same on every rank).
   std::int64_t input_edges = 0;     // edges as given, each undirected edge once
@@ -36,16 +37,22 @@ struct LocalGraph {
   bool owns(std::int64_t v) const { return v >= begin && v < begin + count; }
 };
 
-// The CSR of rows [begin, begin + count) from directed entries given as interleaved
-// (source, target) pairs, all sources in the range: counts input degrees, groups by source,
-// then sorts each row and drops repeats and self-loops. Leaves totals at zero. Takes the
-// pairs by value and frees them as soon as they are grouped (they are the largest array).
-LocalGraph csr_from_entries(VertexPartition partition, int rank, std::vector<std::int64_t> pairs);
-
 // Collective: builds this rank's part of the undirected graph of `source`'s edges over all
-// ranks. Edges travel to the owners of both endpoints through comm::alltoallv, in rounds of
-// at most `chunk_edges` edges per rank (bounded memory and MPI counts).
-LocalGraph build_graph(comm::Context& ctx, const EdgeSource& source, std::int64_t chunk_edges = std::int64_t{1} << 22);
+// ranks. Edges are pulled from the source in rounds of at most `chunk_edges` per rank
+// (bounded memory and MPI counts); with several ranks each round's entries travel to the
+// owners of their sources through comm::alltoallv. Each rank groups the entries it owns by
+// blocks ("buckets") of `bucket_rows` rows (rounded up to a power of two from 64 to 65536;
+// 0: as many rows as hold about 2^18 entries, so a bucket is sorted in cache), then builds
+// each bucket's rows on one thread: input degrees, a radix sort of the entries by target and
+// a stable counting sort by row, then repeats and the self-loop dropped. Every stage runs on
+// all OpenMP threads. The result does not depend on the chunk or bucket size, nor on the
+// thread or rank count. `columns` keeps the capacity of all entries (repeats included).
+LocalGraph build_graph(comm::Context& ctx, const EdgeSource& source, std::int64_t chunk_edges = std::int64_t{1} << 22,
+                       std::int64_t bucket_rows = 0);
+
+// columns[first, first + out.size()) as 32-bit ids (all ids must be below 2^32), in parallel:
+// the cuda backend stages its copy of the graph through this.
+void narrow_columns(const LocalGraph& g, std::int64_t first, std::span<std::uint32_t> out);
 
 // The whole graph on one process (for references in tests and the serial search).
 LocalGraph build_serial_graph(std::int64_t n, std::span<const Edge> edges);

@@ -2,8 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <omp.h>
+#include <sched.h>
+
 #include <cmath>
 #include <filesystem>
+#include <thread>
 
 #include "comm/collectives.hpp"
 #include "core/error.hpp"
@@ -59,7 +63,39 @@ GraphSpec graph_spec_from_deck(const deck::Config& deck) {
   return g;
 }
 
+namespace {
+
+// The cores this process may run on (its affinity mask), 0 if unknown.
+int cores_available() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
+}
+
+// The build runs on the host with OpenMP: say with how many threads, and warn where the
+// launcher left a rank one core of many (Open MPI binds each rank to one core by default for
+// up to two ranks, and OpenMP then starts one thread: the build takes minutes at scale 26).
+void report_threads(comm::Context& ctx) {
+  const int threads = omp_get_max_threads(), cores = cores_available();
+  const int host = static_cast<int>(std::thread::hardware_concurrency());
+  const int fewest = comm::allreduce(ctx, threads, comm::Op::min);
+  log::info("graph construction: {} OpenMP thread(s) per rank (rank 0 may run on {} of the host's {} cores)", threads,
+            cores, host);
+  if (fewest == 1 && host >= 2 * ctx.local_size())
+    log::warn("graph construction: a rank has one OpenMP thread on a host of {} cores; the launcher probably bound "
+              "it to one core (Open MPI: add --bind-to none and OMP_NUM_THREADS=<cores per rank>, or --map-by "
+              "slot:PE=<cores per rank>)",
+              host);
+  else if (cores > 0 && threads > cores)
+    log::warn("graph construction: {} OpenMP threads share {} core(s) of rank 0 (set OMP_NUM_THREADS to the cores "
+              "of a rank)",
+              threads, cores);
+}
+
+}  // namespace
+
 BuiltGraph build_graph_from_spec(comm::Context& ctx, const GraphSpec& spec) {
+  report_threads(ctx);
   BuiltGraph out;
   HostTimer timer;
   std::unique_ptr<EdgeSource> source;
