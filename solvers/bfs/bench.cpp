@@ -1,9 +1,10 @@
 // `tessera bench bfs`: GTEPS of each search algorithm on Graph500 Kronecker graphs (edgefactor
 // 16), counted as Graph500 counts (input edges of the component per second, harmonic mean
 // over the roots), every search validated. The seed's edge-parallel baseline runs at small
-// scales only (its work grows with levels * edges). Scales and roots can be set with
-// TESSERA_BENCH_BFS_SCALES="20,22" and TESSERA_BENCH_BFS_ROOTS=16; with P ranks the same
-// table measures the multi-rank search (compare runs with different -n for scaling).
+// scales only (its work grows with levels * edges). Scales, roots and algorithms can be set
+// with TESSERA_BENCH_BFS_SCALES="20,22", TESSERA_BENCH_BFS_ROOTS=16 and
+// TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; with P ranks the same table
+// measures the multi-rank search (compare runs with different -n for scaling).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -27,14 +28,37 @@
 namespace tessera::bfs {
 namespace {
 
-std::vector<int> scales_from_env(const std::vector<int>& fallback) {
-  const char* text = std::getenv("TESSERA_BENCH_BFS_SCALES");
-  if (!text || !*text) return fallback;
-  std::vector<int> out;
+std::vector<std::string> list_from_env(const char* name) {
+  std::vector<std::string> out;
+  const char* text = std::getenv(name);
+  if (!text) return out;
   std::stringstream in(text);
   std::string item;
   while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(std::stoi(item));
+    if (!item.empty()) out.push_back(item);
+  return out;
+}
+
+std::vector<int> scales_from_env(const std::vector<int>& fallback) {
+  std::vector<int> out;
+  for (const std::string& item : list_from_env("TESSERA_BENCH_BFS_SCALES")) out.push_back(std::stoi(item));
+  return out.empty() ? fallback : out;
+}
+
+// The algorithms named in TESSERA_BENCH_BFS_ALGORITHMS (InputError for an unknown name), or
+// all of `fallback`.
+std::vector<Algorithm> algorithms_from_env(const std::vector<Algorithm>& fallback) {
+  const std::vector<std::string> names = list_from_env("TESSERA_BENCH_BFS_ALGORITHMS");
+  if (names.empty()) return fallback;
+  std::vector<Algorithm> out;
+  for (const std::string& name : names) {
+    try {
+      const Algorithm a = parse_algorithm(name);
+      if (std::find(fallback.begin(), fallback.end(), a) != fallback.end()) out.push_back(a);
+    } catch (const std::invalid_argument&) {
+      throw InputError(fmt::format("TESSERA_BENCH_BFS_ALGORITHMS: unknown algorithm '{}'", name));
+    }
+  }
   return out;
 }
 
@@ -91,7 +115,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     std::vector<Algorithm> algorithms = {Algorithm::direction_optimizing, Algorithm::top_down, Algorithm::bottom_up};
     if (scale <= seed_max_scale) algorithms.push_back(Algorithm::edge_parallel);
     if (backend == Backend::cpu && ctx.size() == 1) algorithms.push_back(Algorithm::serial);
-    for (Algorithm alg : algorithms) {
+    for (Algorithm alg : algorithms_from_env(algorithms)) {
       BfsEngine engine(ctx, *transport.transport, g, backend, SearchOptions{alg, {}});
       engine.search(roots.front());  // warm-up: first touches, lazy buffers
       std::vector<double> teps, seconds;

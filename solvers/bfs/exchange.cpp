@@ -2,7 +2,7 @@
 
 #include <stdexcept>
 
-#include "comm/collectives.hpp"
+#include "solvers/bfs/kernels.hpp"
 
 namespace tessera::bfs {
 
@@ -41,26 +41,35 @@ void allgather_bitmap(comm::Context& ctx, comm::Transport& transport, stream_t s
   allgather_blocks(ctx, transport, stream, bitmap, offsets, lengths, kTagFrontier);
 }
 
+void allgather_rows(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* table) {
+  const std::int64_t row_bytes = level_row_size(ctx.size()) * static_cast<std::int64_t>(sizeof(std::int64_t));
+  std::vector<std::int64_t> offsets, lengths;
+  for (int r = 0; r < ctx.size(); ++r) {
+    offsets.push_back(r * row_bytes);
+    lengths.push_back(row_bytes);
+  }
+  allgather_blocks(ctx, transport, stream, table, offsets, lengths, kTagRows);
+}
+
 std::int64_t exchange_pairs(comm::Context& ctx, comm::Transport& transport, stream_t stream,
-                            std::span<const std::int64_t> send_counts, const std::byte* send,
-                            const VertexPartition& part, std::size_t pair_bytes, std::byte* recv,
-                            std::int64_t recv_capacity) {
+                            std::span<const std::int64_t> table, const std::byte* send, const VertexPartition& part,
+                            std::size_t pair_bytes, std::byte* recv, std::int64_t recv_capacity) {
   const int p = ctx.size(), me = ctx.rank();
-  const std::vector<std::int64_t> ones(static_cast<std::size_t>(p), 1);
-  const std::vector<std::int64_t> recv_counts = comm::alltoallv<std::int64_t>(ctx, send_counts, ones);
+  const std::int64_t row = level_row_size(p);
   std::vector<comm::Message> sends, recvs;
   std::int64_t at = 0;
   for (int r = 0; r < p; ++r) {
     if (r == me) continue;
-    if (send_counts[r] > 0)
+    const std::int64_t out = table[me * row + kRowPairs + r], in = table[r * row + kRowPairs + me];
+    if (out > 0)
       sends.push_back({const_cast<std::byte*>(send) + part.range(r).begin * static_cast<std::int64_t>(pair_bytes),
-                       static_cast<std::size_t>(send_counts[r]) * pair_bytes, r, kTagPairs});
-    if (recv_counts[r] > 0) {
-      if (at + recv_counts[r] > recv_capacity)
+                       static_cast<std::size_t>(out) * pair_bytes, r, kTagPairs});
+    if (in > 0) {
+      if (at + in > recv_capacity)
         throw std::logic_error("bfs: more (vertex, parent) pairs received than a rank owns vertices");
-      recvs.push_back({recv + at * static_cast<std::int64_t>(pair_bytes), static_cast<std::size_t>(recv_counts[r]) * pair_bytes,
-                       r, kTagPairs});
-      at += recv_counts[r];
+      recvs.push_back({recv + at * static_cast<std::int64_t>(pair_bytes), static_cast<std::size_t>(in) * pair_bytes, r,
+                       kTagPairs});
+      at += in;
     }
   }
   transport.start(sends, recvs, stream)->finish();

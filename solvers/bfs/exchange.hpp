@@ -4,8 +4,10 @@
 //  - allgather_blocks: an in-place allgatherv; rank r's bytes [offset_r, offset_r + length_r)
 //    of a global array go to the same place on every other rank (the frontier bitmap, and
 //    the parent and level arrays before validation).
+//  - allgather_rows: the level table's rows (kernels.hpp), so every rank knows every rank's
+//    counts of the step: the global totals and the pairs it is about to receive.
 //  - exchange_pairs: an alltoallv of (vertex, parent) pairs from per-destination send
-//    regions; the counts travel first with comm::alltoallv (host), the pairs on the transport.
+//    regions, with the counts of the (allgathered) level table.
 // Both are collective and complete when they return (received data is visible to work queued
 // on `stream` afterwards). Zero-byte messages are skipped on both sides.
 #include <cstddef>
@@ -20,7 +22,7 @@
 
 namespace tessera::bfs {
 
-enum ExchangeTag : int { kTagFrontier = 601, kTagParent = 602, kTagLevel = 603, kTagPairs = 604 };
+enum ExchangeTag : int { kTagFrontier = 601, kTagParent = 602, kTagLevel = 603, kTagPairs = 604, kTagRows = 605 };
 
 void allgather_blocks(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
                       std::span<const std::int64_t> offsets, std::span<const std::int64_t> lengths, int tag);
@@ -32,11 +34,15 @@ void allgather_vertex_array(comm::Context& ctx, comm::Transport& transport, stre
 void allgather_bitmap(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* bitmap,
                       const VertexPartition& part);
 
-// Returns the number of pairs received (into recv, in rank order); throws std::logic_error
-// if they would exceed recv_capacity (a broken invariant: each vertex is sent once).
+// The level table (ranks rows of level_row_size(ranks) int64): each rank's row to all.
+void allgather_rows(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* table);
+
+// Pairs for rank r are table[me][kRowPairs + r]; from rank r come table[r][kRowPairs + me]
+// (a host copy of the allgathered table). Returns the number of pairs received (into recv,
+// in rank order); throws std::logic_error if they would exceed recv_capacity (a broken
+// invariant: each vertex is sent once).
 std::int64_t exchange_pairs(comm::Context& ctx, comm::Transport& transport, stream_t stream,
-                            std::span<const std::int64_t> send_counts, const std::byte* send,
-                            const VertexPartition& part, std::size_t pair_bytes, std::byte* recv,
-                            std::int64_t recv_capacity);
+                            std::span<const std::int64_t> table, const std::byte* send, const VertexPartition& part,
+                            std::size_t pair_bytes, std::byte* recv, std::int64_t recv_capacity);
 
 }  // namespace tessera::bfs

@@ -15,7 +15,14 @@
 //                   at pair index partition.range(r).begin and holds at most its vertex count,
 //                   since a `sent` bitmap lets each remote vertex be sent once per search
 //   receive pairs   what other ranks discovered for this one
+//   level table     one row per rank: what a step found (vertices, their edges) and the
+//                   pairs it wrote for each rank. A step writes this rank's row; the ranks
+//                   allgather the rows on the transport, so one host wait per step gives the
+//                   global totals and the pair counts to receive (no host collective).
 // Pairs are pair_bytes() each: two uint32 on cuda (ids < 2^32), two int64 on cpu.
+//
+// The level steps (top_down, apply_received, bottom_up, ...) are queued on stream() and
+// return at once; their counts are read from the level table (fetch, then wait).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -27,17 +34,11 @@
 
 namespace tessera::bfs {
 
-// Found by this rank in one level: vertices, and the sum of their degrees (the edges the
-// next top-down level would scan).
-struct Discovered {
-  std::int64_t vertices = 0;
-  std::int64_t edges = 0;
-  Discovered& operator+=(const Discovered& o) {
-    vertices += o.vertices;
-    edges += o.edges;
-    return *this;
-  }
-};
+// The level table: rows of level_row_size(ranks) int64 values.
+inline constexpr int kRowFound = 0;   // vertices claimed by the step
+inline constexpr int kRowEdges = 1;   // the sum of their degrees
+inline constexpr int kRowPairs = 2;   // kRowPairs + r: (vertex, parent) pairs written for rank r
+inline constexpr std::int64_t level_row_size(int ranks) { return kRowPairs + ranks; }
 
 struct Reached {
   std::int64_t vertices = 0;
@@ -65,25 +66,36 @@ class SearchKernels {
   virtual void start(std::int64_t root) = 0;
 
   // Top-down over the frontier queue: owned neighbours are claimed into the next queue,
-  // others are written to the send regions; send_counts[r] receives the pairs for rank r.
-  virtual Discovered top_down(int level, std::span<std::int64_t> send_counts) = 0;
-  // Claims the `count` received pairs like owned discoveries (into the next queue).
-  virtual Discovered apply_received(int level, std::int64_t count) = 0;
-  virtual void swap_queues() = 0;
+  // others are written to the send regions. This rank's row: found, edges, pairs per rank.
+  virtual void top_down(int level) = 0;
+  // Claims the `count` received pairs like owned discoveries (appended to the next queue).
+  // This rank's row: found and edges of these claims only.
+  virtual void apply_received(int level, std::int64_t count) = 0;
+  // The next queue, holding `count` vertices, becomes the frontier.
+  virtual void swap_queues(std::int64_t count) = 0;
 
   // The frontier queue as this rank's words of the frontier bitmap.
   virtual void queue_to_bitmap() = 0;
   // Bottom-up: every unvisited owned vertex looks for a neighbour in the (whole) frontier
   // bitmap; the vertices found this level then replace this rank's words of the frontier.
-  virtual Discovered bottom_up(int level) = 0;
+  // This rank's row: found, edges.
+  virtual void bottom_up(int level) = 0;
   // This rank's words of the frontier bitmap (holding `count` vertices) as the frontier queue.
   virtual void bitmap_to_queue(std::int64_t count) = 0;
 
   // The seed's level step: every owned edge (u, w) with level[u] == level and w unreached
-  // reaches w (plain writes, benign races, as in the seed); remote w go to the send regions.
-  // Returns whether anything was reached (the seed's `done` flag, inverted).
-  virtual bool edge_parallel(int level, std::span<std::int64_t> send_counts) = 0;
+  // reaches w (plain writes, benign races, as in the seed); remote w go to the send regions
+  // (this rank's row: pairs per rank). Waits, and returns whether anything was reached (the
+  // seed's `done` flag, inverted).
+  virtual bool edge_parallel(int level) = 0;
   virtual bool apply_received_plain(int level, std::int64_t count) = 0;
+
+  // The level table (ranks rows of level_row_size(ranks) int64, in the backend's memory).
+  virtual std::byte* level_table() = 0;
+  // Queues a copy of the table to the host after the work queued so far; wait_level_table()
+  // waits for that copy (not for work queued after it) and returns the host copy.
+  virtual void fetch_level_table() = 0;
+  virtual std::span<const std::int64_t> wait_level_table() = 0;
 
   // Buffers the exchanges move.
   virtual std::size_t pair_bytes() const = 0;

@@ -31,7 +31,9 @@ class CpuKernels final : public SearchKernels {
         local_words_((g.count + 63) / 64), parent_(static_cast<std::size_t>(n_), -1),
         level_(static_cast<std::size_t>(n_), -1), visited_(local_words_), frontier_(part_.words()),
         next_(local_words_), sent_(part_.words()), queue_(static_cast<std::size_t>(nl_)),
-        next_queue_(static_cast<std::size_t>(nl_)), send_counts_(static_cast<std::size_t>(part_.parts)) {
+        next_queue_(static_cast<std::size_t>(nl_)),
+        table_(static_cast<std::size_t>(level_row_size(part_.parts) * part_.parts), 0),
+        row_(table_.data() + level_row_size(part_.parts) * g.rank) {
     for (int r = 0; r < part_.parts; ++r) region_.push_back(part_.range(r).begin);
     if (part_.parts > 1) {
       send_.resize(2 * static_cast<std::size_t>(n_));
@@ -60,8 +62,8 @@ class CpuKernels final : public SearchKernels {
     queue_size_ = 1;
   }
 
-  Discovered top_down(int level, std::span<std::int64_t> send_counts) override {
-    std::fill(send_counts_.begin(), send_counts_.end(), 0);
+  void top_down(int level) override {
+    clear_row();
     std::int64_t found = 0, edges = 0;
 #pragma omp parallel for schedule(dynamic, 64) reduction(+ : found, edges) if (queue_size_ >= kParallelItems / 16)
     for (std::int64_t i = 0; i < queue_size_; ++i) {
@@ -78,11 +80,11 @@ class CpuKernels final : public SearchKernels {
         }
       }
     }
-    std::copy(send_counts_.begin(), send_counts_.end(), send_counts.begin());
-    return {found, edges};
+    row_[kRowFound] = found;
+    row_[kRowEdges] = edges;
   }
 
-  Discovered apply_received(int level, std::int64_t count) override {
+  void apply_received(int level, std::int64_t count) override {
     std::int64_t found = 0, edges = 0;
 #pragma omp parallel for schedule(static) reduction(+ : found, edges) if (count >= kParallelItems)
     for (std::int64_t i = 0; i < count; ++i) {
@@ -92,10 +94,12 @@ class CpuKernels final : public SearchKernels {
         edges += g_.degree(w);
       }
     }
-    return {found, edges};
+    row_[kRowFound] = found;
+    row_[kRowEdges] = edges;
   }
 
-  void swap_queues() override {
+  void swap_queues(std::int64_t count) override {
+    if (count != next_size_) throw std::logic_error("bfs: the next queue and the level table disagree");
     std::swap(queue_, next_queue_);
     queue_size_ = next_size_;
     next_size_ = 0;
@@ -107,7 +111,8 @@ class CpuKernels final : public SearchKernels {
     for (std::int64_t i = 0; i < queue_size_; ++i) mine[queue_[i] >> 6] |= std::uint64_t{1} << (queue_[i] & 63);
   }
 
-  Discovered bottom_up(int level) override {
+  void bottom_up(int level) override {
+    clear_row();
     std::int64_t found = 0, edges = 0;
 #pragma omp parallel for schedule(dynamic, 16) reduction(+ : found, edges) if (nl_ >= kParallelItems)
     for (std::int64_t wi = 0; wi < local_words_; ++wi) {
@@ -133,7 +138,8 @@ class CpuKernels final : public SearchKernels {
       next_[wi] = hits;
     }
     std::copy(next_.begin(), next_.end(), frontier_.begin() + begin_ / 64);
-    return {found, edges};
+    row_[kRowFound] = found;
+    row_[kRowEdges] = edges;
   }
 
   void bitmap_to_queue(std::int64_t count) override {
@@ -146,13 +152,13 @@ class CpuKernels final : public SearchKernels {
     next_size_ = 0;
   }
 
-  bool edge_parallel(int level, std::span<std::int64_t> send_counts) override {
+  bool edge_parallel(int level) override {
     if (sources_.empty() && g_.local_entries() > 0) {
       sources_.resize(g_.columns.size());
 #pragma omp parallel for schedule(dynamic, 1024) if (nl_ >= kParallelItems)
       for (std::int64_t u = 0; u < nl_; ++u) std::fill(sources_.begin() + g_.offsets[u], sources_.begin() + g_.offsets[u + 1], u);
     }
-    std::fill(send_counts_.begin(), send_counts_.end(), 0);
+    clear_row();
     int any = 0;
     const std::int64_t entries = g_.local_entries();
 #pragma omp parallel for schedule(static) reduction(max : any) if (entries >= kParallelItems)
@@ -170,7 +176,6 @@ class CpuKernels final : public SearchKernels {
         send(w, u + begin_);
       }
     }
-    std::copy(send_counts_.begin(), send_counts_.end(), send_counts.begin());
     return any != 0;
   }
 
@@ -187,6 +192,10 @@ class CpuKernels final : public SearchKernels {
     }
     return any != 0;
   }
+
+  std::byte* level_table() override { return reinterpret_cast<std::byte*>(table_.data()); }
+  void fetch_level_table() override {}
+  std::span<const std::int64_t> wait_level_table() override { return table_; }
 
   std::size_t pair_bytes() const override { return 2 * sizeof(std::int64_t); }
   std::byte* send_pairs() override { return reinterpret_cast<std::byte*>(send_.data()); }
@@ -274,10 +283,12 @@ class CpuKernels final : public SearchKernels {
     if (atomic(word).load(std::memory_order_relaxed) & bit) return;
     if (atomic(word).fetch_or(bit, std::memory_order_relaxed) & bit) return;
     const int r = part_.owner(w);
-    const std::int64_t k = region_[r] + atomic(send_counts_[r]).fetch_add(1, std::memory_order_relaxed);
+    const std::int64_t k = region_[r] + atomic(row_[kRowPairs + r]).fetch_add(1, std::memory_order_relaxed);
     send_[2 * k] = w;
     send_[2 * k + 1] = from;
   }
+
+  void clear_row() { std::fill_n(row_, level_row_size(part_.parts), 0); }
 
   // Pointer jumping over the whole parent array (each rank redundantly: no communication).
   std::vector<std::int64_t> ancestors(std::int64_t root) const {
@@ -306,7 +317,9 @@ class CpuKernels final : public SearchKernels {
   std::vector<std::uint64_t> visited_, frontier_, next_, sent_;
   std::vector<std::int64_t> queue_, next_queue_;
   std::int64_t queue_size_ = 0, next_size_ = 0;
-  std::vector<std::int64_t> send_counts_, region_;
+  std::vector<std::int64_t> table_;
+  std::int64_t* row_;  // this rank's row of table_
+  std::vector<std::int64_t> region_;
   std::vector<std::int64_t> send_, recv_;
   std::vector<std::int64_t> sources_;
 };

@@ -16,6 +16,10 @@
 // first hit; each warp covers one 32-bit word of vertices, so a ballot writes the visited and
 // next words without atomics. The few vertices with longer rows still unresolved go to a
 // list that a second kernel scans a warp per vertex, 32 neighbours per step.
+//
+// The level steps only queue work: what they found goes to this rank's row of the level
+// table (device memory), which the search allgathers on the transport and copies to the
+// host once per exchange (kernels.hpp).
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
@@ -47,11 +51,9 @@ constexpr std::int64_t kTile = kBlock * kTileItems;  // frontier edges per top-d
 constexpr int kThreadScan = 32;                       // bottom-up neighbours per thread before a warp takes over
 constexpr unsigned kFull = 0xFFFFFFFFu;
 
-// Device counters, reset before each step and read back after it.
+// Device counters of a step's internals (what it found goes to the level table).
 struct Counters {
   ull next_size;   // next queue length
-  ull found;       // vertices claimed this step
-  ull edges;       // sum of their degrees
   ull long_size;   // bottom-up vertices handed to the warp kernel
   ull any;         // edge-parallel: something was reached
   ull reached;     // reached vertices (after a search)
@@ -82,7 +84,7 @@ struct View {
   std::uint32_t* long_list;
   uint2* send_pairs;
   const std::int64_t* region;  // first pair index of each rank's send region
-  ull* send_counts;
+  ull* row;                    // this rank's row of the level table: found, edges, pairs per rank
   Counters* counters;
 };
 
@@ -125,15 +127,20 @@ __device__ __forceinline__ void claim(const View& d, std::uint32_t* next_queue, 
   edges += static_cast<ull>(d.offsets[wl + 1] - d.offsets[wl]);
 }
 
-// Queues (w, from) for w's owner, once per search for each remote w.
+// Queues (w, from) for w's owner, once per search for each remote w. The threads of a warp
+// sending to the same rank take their slots with one atomic (with two ranks, every remote
+// vertex goes to the same counter).
 __device__ __forceinline__ void send_remote(const View& d, std::uint32_t w, std::uint32_t from) {
   std::uint32_t* word = d.sent + (w >> 5);
   const std::uint32_t bit = 1u << (w & 31);
   if (*word & bit) return;
   if (atomicOr(word, bit) & bit) return;
   const int r = block_owner(d.words64, d.parts, static_cast<std::int64_t>(w >> 6));
-  const ull slot = atomicAdd(&d.send_counts[r], 1ull);
-  d.send_pairs[d.region[r] + static_cast<std::int64_t>(slot)] = make_uint2(w, from);
+  const cg::coalesced_group same = cg::labeled_partition(cg::coalesced_threads(), r);
+  ull base = 0;
+  if (same.thread_rank() == 0) base = atomicAdd(&d.row[kRowPairs + r], static_cast<ull>(same.size()));
+  base = same.shfl(base, 0);
+  d.send_pairs[d.region[r] + static_cast<std::int64_t>(base + same.thread_rank())] = make_uint2(w, from);
 }
 
 // Largest i in [lo, hi] with scan[i] <= x (scan nondecreasing, scan[lo] <= x).
@@ -195,7 +202,7 @@ __global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uin
         send_remote(d, w, from);
     }
   }
-  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
 __global__ void __launch_bounds__(kBlock) apply_received_kernel(View d, const uint2* pairs, std::int64_t count,
@@ -206,7 +213,7 @@ __global__ void __launch_bounds__(kBlock) apply_received_kernel(View d, const ui
     const uint2 p = pairs[i];
     claim(d, next_queue, static_cast<std::uint32_t>(p.x - d.begin), p.y, next_level, found, edges);
   }
-  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
 // ---- bottom-up -------------------------------------------------------------------------
@@ -252,7 +259,7 @@ __global__ void __launch_bounds__(kBlock) bottom_up_kernel(View d, int next_leve
       d.next[wi] = hits;
     }
   }
-  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
 // The rows the thread pass left unresolved, a warp per vertex.
@@ -282,7 +289,7 @@ __global__ void __launch_bounds__(kBlock) bottom_up_long_kernel(View d, int next
       }
     }
   }
-  add_counts(&d.counters->found, found, &d.counters->edges, edges);
+  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
 struct BitIsSet {
@@ -329,6 +336,16 @@ __global__ void apply_received_plain_kernel(View d, const uint2* pairs, std::int
 }
 
 // ---- bookkeeping -----------------------------------------------------------------------
+
+// Zeroes this rank's row of the level table (all of it, or found and edges only) and, when
+// asked, the step counters: one launch instead of two memsets.
+__global__ void clear_step(View d, int row_words, bool counters) {
+  for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
+  if (counters) {
+    ull* c = reinterpret_cast<ull*>(d.counters);
+    for (int i = threadIdx.x; i < static_cast<int>(sizeof(Counters) / sizeof(ull)); i += blockDim.x) c[i] = 0;
+  }
+}
 
 __global__ void mark_root(View d, std::uint32_t local, std::uint32_t* queue) {
   d.visited[local >> 5] |= 1u << (local & 31);
@@ -442,10 +459,7 @@ class CudaKernels final : public SearchKernels {
     offsets_ = DeviceBuffer<std::int64_t>(g.offsets.size());
     offsets_.upload(std::span<const std::int64_t>(g.offsets.data(), g.offsets.size()));
     columns_ = DeviceBuffer<std::uint32_t>(std::max<std::size_t>(g.columns.size(), 1));
-    if (!g.columns.empty()) {
-      const std::vector<std::uint32_t> narrow(g.columns.begin(), g.columns.end());
-      copy_bytes(columns_.data(), narrow.data(), narrow.size() * sizeof(std::uint32_t));
-    }
+    upload_columns();
     input_degree_ = DeviceBuffer<std::int64_t>(std::max<std::int64_t>(nl, 1));
     if (nl > 0) copy_bytes(input_degree_.data(), g.input_degree.data(), nl * sizeof(std::int64_t));
 
@@ -470,8 +484,11 @@ class CudaKernels final : public SearchKernels {
     for (int r = 0; r < p; ++r) region.push_back(part_.range(r).begin);
     region_ = DeviceBuffer<std::int64_t>(region.size());
     region_.upload(std::span<const std::int64_t>(region.data(), region.size()));
-    send_counts_ = DeviceBuffer<ull>(p);
-    host_send_counts_ = PinnedBuffer<ull>(p);
+    row_words_ = static_cast<int>(level_row_size(part_.parts));
+    table_ = zeroed<ull>(row_words_ * p);
+    host_table_ = PinnedBuffer<ull>(static_cast<std::size_t>(row_words_ * p));
+    table_copy_.assign(static_cast<std::size_t>(row_words_ * p), 0);
+    TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&table_copied_, cudaEventDisableTiming));
     counters_ = DeviceBuffer<Counters>(1);
     host_counters_ = PinnedBuffer<Counters>(1);
 
@@ -501,10 +518,16 @@ class CudaKernels final : public SearchKernels {
     view_.long_list = long_list_.data();
     view_.send_pairs = send_.data();
     view_.region = region_.data();
-    view_.send_counts = send_counts_.data();
+    view_.row = table_.data() + static_cast<std::int64_t>(row_words_) * g.rank;
     view_.counters = counters_.data();
     TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   }
+
+  ~CudaKernels() override {
+    if (table_copied_) (void)cudaEventDestroy(table_copied_);
+  }
+  CudaKernels(const CudaKernels&) = delete;
+  CudaKernels& operator=(const CudaKernels&) = delete;
 
   stream_t stream() const override { return stream_.get(); }
   void synchronize() override { stream_.synchronize(); }
@@ -527,8 +550,8 @@ class CudaKernels final : public SearchKernels {
     queue_size_ = 1;
   }
 
-  Discovered top_down(int level, std::span<std::int64_t> send_counts) override {
-    clear_counters();
+  void top_down(int level) override {
+    clear(true, true);
     const std::int64_t nq = queue_size_;
     if (nq > 0) {
       frontier_degrees<<<grid(nq + 1), kBlock, 0, stream_>>>(view_, queue_.data(), nq, degrees_.data());
@@ -544,24 +567,20 @@ class CudaKernels final : public SearchKernels {
                                                              next_queue_.data(), level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
-    const Counters c = read_counters(send_counts);
-    return {static_cast<std::int64_t>(c.found), static_cast<std::int64_t>(c.edges)};
   }
 
-  Discovered apply_received(int level, std::int64_t count) override {
-    TESSERA_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->found, 0, 2 * sizeof(ull), stream_));
+  void apply_received(int level, std::int64_t count) override {
+    clear(false, false);  // found and edges only; the next queue keeps growing
     if (count > 0) {
       apply_received_kernel<<<grid(count), kBlock, 0, stream_>>>(view_, recv_.data(), count, next_queue_.data(),
                                                                   level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
-    const Counters c = read_counters({});
-    return {static_cast<std::int64_t>(c.found), static_cast<std::int64_t>(c.edges)};
   }
 
-  void swap_queues() override {
+  void swap_queues(std::int64_t count) override {
     std::swap(queue_, next_queue_);
-    queue_size_ = static_cast<std::int64_t>(host_counters_.data()->next_size);
+    queue_size_ = count;
   }
 
   void queue_to_bitmap() override {
@@ -573,8 +592,8 @@ class CudaKernels final : public SearchKernels {
     }
   }
 
-  Discovered bottom_up(int level) override {
-    clear_counters();
+  void bottom_up(int level) override {
+    clear(true, true);
     if (g_.count > 0) {
       bottom_up_kernel<<<sms_ * 8, kBlock, 0, stream_>>>(view_, level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
@@ -583,8 +602,6 @@ class CudaKernels final : public SearchKernels {
       TESSERA_CUDA_CHECK(cudaMemcpyAsync(frontier_.data() + g_.begin / 32, next_.data(),
                                          local_words32_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream_));
     }
-    const Counters c = read_counters({});
-    return {static_cast<std::int64_t>(c.found), static_cast<std::int64_t>(c.edges)};
   }
 
   void bitmap_to_queue(std::int64_t count) override {
@@ -597,19 +614,19 @@ class CudaKernels final : public SearchKernels {
     queue_size_ = count;
   }
 
-  bool edge_parallel(int level, std::span<std::int64_t> send_counts) override {
+  bool edge_parallel(int level) override {
     if (sources_.empty() && g_.local_entries() > 0) {
       sources_ = DeviceBuffer<std::uint32_t>(g_.local_entries());
       row_sources<<<grid(g_.count), kBlock, 0, stream_>>>(view_, sources_.data());
       TESSERA_CUDA_CHECK_LAUNCH();
       view_.sources = sources_.data();
     }
-    clear_counters();
+    clear(true, true);
     if (g_.local_entries() > 0) {
       edge_parallel_kernel<<<grid(g_.local_entries()), kBlock, 0, stream_>>>(view_, g_.local_entries(), level);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
-    return read_counters(send_counts).any != 0;
+    return read_counters().any != 0;
   }
 
   bool apply_received_plain(int level, std::int64_t count) override {
@@ -618,7 +635,19 @@ class CudaKernels final : public SearchKernels {
       apply_received_plain_kernel<<<grid(count), kBlock, 0, stream_>>>(view_, recv_.data(), count, level);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
-    return read_counters({}).any != 0;
+    return read_counters().any != 0;
+  }
+
+  std::byte* level_table() override { return reinterpret_cast<std::byte*>(table_.data()); }
+  void fetch_level_table() override {
+    TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_table_.data(), table_.data(), table_.bytes(), cudaMemcpyDeviceToHost,
+                                       stream_));
+    TESSERA_CUDA_CHECK(cudaEventRecord(table_copied_, stream_));
+  }
+  std::span<const std::int64_t> wait_level_table() override {
+    TESSERA_CUDA_CHECK(cudaEventSynchronize(table_copied_));
+    for (std::size_t i = 0; i < table_copy_.size(); ++i) table_copy_[i] = static_cast<std::int64_t>(host_table_.data()[i]);
+    return table_copy_;
   }
 
   std::size_t pair_bytes() const override { return sizeof(uint2); }
@@ -635,7 +664,7 @@ class CudaKernels final : public SearchKernels {
       count_reached<<<grid(g_.count), kBlock, 0, stream_>>>(view_);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
-    const Counters c = read_counters({});
+    const Counters c = read_counters();
     return {static_cast<std::int64_t>(c.reached), static_cast<std::int64_t>(c.input_degree)};
   }
 
@@ -668,7 +697,7 @@ class CudaKernels final : public SearchKernels {
       jump<<<grid(n), kBlock, 0, stream_>>>(anc_.data(), n, anc_next_.data(), counters_.data());
       TESSERA_CUDA_CHECK_LAUNCH();
       std::swap(anc_, anc_next_);
-      if (read_counters({}).changed == 0) break;
+      if (read_counters().changed == 0) break;
     }
     clear_counters();
     TESSERA_CUDA_CHECK(cudaMemsetAsync(counters_.data()->check_first, 0xFF, sizeof(ull) * kChecks, stream_));
@@ -678,7 +707,7 @@ class CudaKernels final : public SearchKernels {
       check_edges<<<grid(g_.count * 32), kBlock, 0, stream_>>>(view_);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
-    const Counters c = read_counters({});
+    const Counters c = read_counters();
     CheckCounts out;
     for (int k = 0; k < kChecks; ++k) {
       out.count[k] = static_cast<std::int64_t>(c.check_count[k]);
@@ -700,23 +729,44 @@ class CudaKernels final : public SearchKernels {
     return static_cast<int>(std::clamp<std::int64_t>(blocks, 1, std::int64_t{sms_} * 32));
   }
 
-  void clear_counters() {
-    TESSERA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters), stream_));
-    if (part_.parts > 1)
-      TESSERA_CUDA_CHECK(cudaMemsetAsync(send_counts_.data(), 0, send_counts_.bytes(), stream_));
+  void clear_counters() { TESSERA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters), stream_)); }
+
+  // Before a level step: this rank's row (whole, or found and edges only) and the counters.
+  void clear(bool whole_row, bool counters) {
+    clear_step<<<1, 64, 0, stream_>>>(view_, whole_row ? row_words_ : kRowPairs, counters);
+    TESSERA_CUDA_CHECK_LAUNCH();
   }
 
-  // Waits for the step and returns its counters (and the send counts, when asked).
-  Counters read_counters(std::span<std::int64_t> send_counts) {
+  // Waits for the step and returns its counters.
+  Counters read_counters() {
     TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_counters_.data(), counters_.data(), sizeof(Counters),
                                        cudaMemcpyDeviceToHost, stream_));
-    if (!send_counts.empty() && part_.parts > 1)
-      TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_send_counts_.data(), send_counts_.data(), send_counts_.bytes(),
-                                         cudaMemcpyDeviceToHost, stream_));
     stream_.synchronize();
-    for (std::size_t r = 0; r < send_counts.size(); ++r)
-      send_counts[r] = part_.parts > 1 ? static_cast<std::int64_t>(host_send_counts_.data()[r]) : 0;
     return *host_counters_.data();
+  }
+
+  // The columns as 32-bit ids, narrowed on the host by all threads into two pinned staging
+  // buffers in turn, each copied while the other is filled (at scale 26 the graph is 8 GiB
+  // on the device: a pageable copy, or narrowing on one thread, takes seconds).
+  void upload_columns() {
+    const std::int64_t total = g_.local_entries();
+    if (total == 0) return;
+    const std::int64_t chunk = std::min<std::int64_t>(total, std::int64_t{1} << 25);  // 128 MiB
+    PinnedBuffer<std::uint32_t> stage[2] = {PinnedBuffer<std::uint32_t>(static_cast<std::size_t>(chunk)),
+                                            PinnedBuffer<std::uint32_t>(static_cast<std::size_t>(chunk))};
+    cudaEvent_t copied[2] = {};
+    for (cudaEvent_t& e : copied) TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+    for (std::int64_t first = 0, k = 0; first < total; first += chunk, ++k) {
+      const int s = static_cast<int>(k & 1);
+      const std::int64_t n = std::min(chunk, total - first);
+      if (k >= 2) TESSERA_CUDA_CHECK(cudaEventSynchronize(copied[s]));  // its previous copy is done
+      narrow_columns(g_, first, std::span<std::uint32_t>(stage[s].data(), static_cast<std::size_t>(n)));
+      TESSERA_CUDA_CHECK(cudaMemcpyAsync(columns_.data() + first, stage[s].data(), n * sizeof(std::uint32_t),
+                                         cudaMemcpyHostToDevice, stream_));
+      TESSERA_CUDA_CHECK(cudaEventRecord(copied[s], stream_));
+    }
+    stream_.synchronize();
+    for (cudaEvent_t e : copied) TESSERA_CUDA_CHECK(cudaEventDestroy(e));
   }
 
   const LocalGraph& g_;
@@ -729,8 +779,11 @@ class CudaKernels final : public SearchKernels {
   DeviceBuffer<std::uint32_t> columns_, visited_, next_, frontier_, sent_, queue_, next_queue_, long_list_, sources_;
   DeviceBuffer<std::int32_t> level_;
   DeviceBuffer<uint2> send_, recv_;
-  DeviceBuffer<ull> send_counts_;
-  PinnedBuffer<ull> host_send_counts_;
+  int row_words_ = 0;
+  DeviceBuffer<ull> table_;           // the level table
+  PinnedBuffer<ull> host_table_;      // its copy on the host
+  std::vector<std::int64_t> table_copy_;
+  cudaEvent_t table_copied_ = nullptr;
   DeviceBuffer<Counters> counters_;
   PinnedBuffer<Counters> host_counters_;
   DeviceBuffer<unsigned char> cub_scratch_;

@@ -7,6 +7,7 @@
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "core/error.hpp"
+#include "core/log.hpp"
 #include "core/timer.hpp"
 #include "solvers/bfs/exchange.hpp"
 #include "solvers/bfs/reference.hpp"
@@ -15,7 +16,8 @@ namespace tessera::bfs {
 
 BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
                      SearchOptions options)
-    : ctx_(ctx), transport_(transport), graph_(graph), backend_(backend), options_(options) {
+    : ctx_(ctx), transport_(transport), graph_(graph), backend_(backend), options_(options),
+      profile_(LevelProfile::requested()) {
   if (options.algorithm == Algorithm::serial && (backend != Backend::cpu || ctx.size() != 1))
     throw InputError(fmt::format("the serial BFS runs on the cpu backend on one rank (here: {} backend, {} ranks)",
                                  to_string(backend), ctx.size()));
@@ -37,37 +39,60 @@ BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const Local
 SearchResult BfsEngine::search(std::int64_t root) {
   SearchResult r;
   r.root = root;
-  comm::barrier(ctx_);
+  // The root's degree (a property of the graph, which the direction heuristic starts from),
+  // then a meeting on the transport: every rank leaves it at about the same moment (it
+  // spins on its stream), so no rank's clock starts early.
+  const std::int64_t root_degree =
+      comm::allreduce(ctx_, graph_.owns(root) ? graph_.degree(root - graph_.begin) : std::int64_t{0}, comm::Op::sum);
+  level_counts();
   HostTimer timer;
+  profile_.start_search();
   switch (options_.algorithm) {
     case Algorithm::edge_parallel: run_edge_parallel(root, r); break;
     case Algorithm::serial: run_serial(root, r); break;
-    default: run_levels(root, r); break;
+    default: run_levels(root, root_degree, r); break;
   }
   kernels_->synchronize();
-  r.seconds = comm::allreduce(ctx_, timer.seconds(), comm::Op::max);
+  const double mine = timer.seconds();
+  r.seconds = comm::allreduce(ctx_, mine, comm::Op::max);
+  if (profile_.on() && ctx_.rank() == 0) log::info("{}", profile_.report(root, r.seconds, ctx_.size()));
   // Graph500's count (untimed): input edges with both ends in the component, once each.
-  const Reached mine = kernels_->reached();
-  std::int64_t totals[2] = {mine.vertices, mine.input_degree};
+  const Reached reached = kernels_->reached();
+  std::int64_t totals[2] = {reached.vertices, reached.input_degree};
   comm::allreduce_inplace(ctx_, std::span<std::int64_t>(totals, 2), comm::Op::sum);
   r.reached = totals[0];
   r.input_edges = totals[1] / 2;
   return r;
 }
 
-void BfsEngine::run_levels(std::int64_t root, SearchResult& r) {
+std::span<const std::int64_t> BfsEngine::level_counts() {
   SearchKernels& k = *kernels_;
+  if (ctx_.size() > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table());
+  k.fetch_level_table();
+  return k.wait_level_table();
+}
+
+void BfsEngine::allgather_frontier() {
+  allgather_bitmap(ctx_, transport_, kernels_->stream(), kernels_->frontier_bitmap(), graph_.partition);
+}
+
+void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
+  SearchKernels& k = *kernels_;
+  LevelProfile& prof = profile_;
   const VertexPartition& part = graph_.partition;
-  const int p = ctx_.size();
+  const int p = ctx_.size(), me = ctx_.rank();
+  const std::int64_t row = level_row_size(p);
   const auto n = static_cast<double>(graph_.vertices());
-  std::vector<std::int64_t> send_counts(static_cast<std::size_t>(p), 0);
+  const auto sum = [&](std::span<const std::int64_t> table, int field) {
+    std::int64_t s = 0;
+    for (int q = 0; q < p; ++q) s += table[q * row + field];
+    return s;
+  };
 
   k.reset();
   k.start(root);
   // The frontier of level 0 is the root: one vertex, its degree in edges.
   std::int64_t local_frontier = graph_.owns(root) ? 1 : 0;
-  const std::int64_t root_degree =
-      comm::allreduce(ctx_, graph_.owns(root) ? graph_.degree(root - graph_.begin) : std::int64_t{0}, comm::Op::sum);
   std::int64_t frontier_vertices = 1, frontier_edges = root_degree;
   std::int64_t unexplored_edges = graph_.directed_edges - root_degree;
 
@@ -82,34 +107,60 @@ void BfsEngine::run_levels(std::int64_t root, SearchResult& r) {
       else if (bottom_up && static_cast<double>(frontier_vertices) < n / options_.policy.beta)
         bottom_up = false;
     }
-    Discovered found;
+    prof.begin_level(level, bottom_up, frontier_vertices, frontier_edges);
+    std::int64_t found = 0, edges = 0;  // over all ranks
     if (bottom_up) {
       if (frontier_is_queue) {
         k.queue_to_bitmap();
-        allgather_bitmap(ctx_, transport_, k.stream(), k.frontier_bitmap(), part);
+        prof.mark(LevelProfile::kKernels, k);
+        allgather_frontier();
+        prof.mark(LevelProfile::kExchange, k);
       }
-      found = k.bottom_up(level);
-      allgather_bitmap(ctx_, transport_, k.stream(), k.frontier_bitmap(), part);
+      k.bottom_up(level);
+      prof.mark(LevelProfile::kKernels, k);
+      // The counts first: the host decides the next level while the new frontier travels.
+      if (p > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table());
+      k.fetch_level_table();
+      if (p > 1 && !prof.on()) allgather_frontier();
+      const std::span<const std::int64_t> table = k.wait_level_table();
+      prof.mark(LevelProfile::kCounts, k);
+      local_frontier = table[me * row + kRowFound];
+      found = sum(table, kRowFound);
+      edges = sum(table, kRowEdges);
+      if (p > 1 && prof.on()) {
+        allgather_frontier();
+        prof.mark(LevelProfile::kExchange, k);
+      }
       frontier_is_queue = false;
       ++r.bottom_up_levels;
     } else {
       if (!frontier_is_queue) k.bitmap_to_queue(local_frontier);
-      found = k.top_down(level, send_counts);
+      k.top_down(level);
+      prof.mark(LevelProfile::kKernels, k);
+      std::span<const std::int64_t> table = level_counts();
+      prof.mark(LevelProfile::kCounts, k);
+      std::int64_t queued = table[me * row + kRowFound];
+      found = sum(table, kRowFound);
+      edges = sum(table, kRowEdges);
       if (p > 1) {
-        const std::int64_t got = exchange_pairs(ctx_, transport_, k.stream(), send_counts, k.send_pairs(), part,
+        const std::int64_t got = exchange_pairs(ctx_, transport_, k.stream(), table, k.send_pairs(), part,
                                                 k.pair_bytes(), k.receive_pairs(), k.receive_capacity());
-        found += k.apply_received(level, got);
+        prof.mark(LevelProfile::kExchange, k);
+        k.apply_received(level, got);
+        prof.mark(LevelProfile::kKernels, k);
+        table = level_counts();
+        prof.mark(LevelProfile::kCounts, k);
+        queued += table[me * row + kRowFound];
+        found += sum(table, kRowFound);
+        edges += sum(table, kRowEdges);
       }
-      k.swap_queues();
+      k.swap_queues(queued);
       frontier_is_queue = true;
       ++r.top_down_levels;
     }
-    local_frontier = found.vertices;
-    std::int64_t totals[2] = {found.vertices, found.edges};
-    comm::allreduce_inplace(ctx_, std::span<std::int64_t>(totals, 2), comm::Op::sum);
-    if (totals[0] == 0) break;
-    frontier_vertices = totals[0];
-    frontier_edges = totals[1];
+    if (found == 0) break;
+    frontier_vertices = found;
+    frontier_edges = edges;
     unexplored_edges -= frontier_edges;
     ++level;
   }
@@ -119,14 +170,13 @@ void BfsEngine::run_levels(std::int64_t root, SearchResult& r) {
 void BfsEngine::run_edge_parallel(std::int64_t root, SearchResult& r) {
   SearchKernels& k = *kernels_;
   const int p = ctx_.size();
-  std::vector<std::int64_t> send_counts(static_cast<std::size_t>(p), 0);
   k.reset();
   k.start(root);
   int level = 0;
   while (true) {
-    bool any = k.edge_parallel(level, send_counts);
+    bool any = k.edge_parallel(level);
     if (p > 1) {
-      const std::int64_t got = exchange_pairs(ctx_, transport_, k.stream(), send_counts, k.send_pairs(),
+      const std::int64_t got = exchange_pairs(ctx_, transport_, k.stream(), level_counts(), k.send_pairs(),
                                               graph_.partition, k.pair_bytes(), k.receive_pairs(), k.receive_capacity());
       any = k.apply_received_plain(level, got) || any;
     }

@@ -3,11 +3,17 @@
 // SearchKernels (kernels.hpp), with the exchanges of exchange.hpp.
 //
 // Per level, top-down: each rank expands its frontier queue; owned neighbours are claimed
-// locally, the others are sent to their owners as (vertex, parent) pairs (alltoallv), who
-// claim them in turn. Bottom-up: each rank's unvisited vertices look for a parent in the
-// frontier bitmap of all vertices, and the ranks allgather their words of the new frontier.
-// Direction-optimizing switches with Beamer's rule (algorithm.hpp). Every level ends with
-// an allreduce of the frontier's size and edges, which also decides termination.
+// locally, the others are sent to their owners as (vertex, parent) pairs, who claim them in
+// turn. Bottom-up: each rank's unvisited vertices look for a parent in the frontier bitmap
+// of all vertices, and the ranks allgather their words of the new frontier.
+// Direction-optimizing switches with Beamer's rule (algorithm.hpp).
+//
+// What a step found travels in the level table (kernels.hpp), allgathered on the transport
+// like the data: the host waits once per bottom-up level (the table travels ahead of the
+// bitmap, so the next level is decided while the bitmap moves) and twice per top-down level
+// with several ranks (the pair counts, then what the owners claimed), and calls no host
+// collective inside the search. TESSERA_BFS_PROFILE=1 prints where each level's time goes
+// (level_profile.hpp).
 #include <cstdint>
 #include <memory>
 
@@ -17,6 +23,7 @@
 #include "solvers/bfs/algorithm.hpp"
 #include "solvers/bfs/graph.hpp"
 #include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/level_profile.hpp"
 #include "solvers/bfs/tree.hpp"
 
 namespace tessera::bfs {
@@ -43,7 +50,9 @@ class BfsEngine {
   BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
             SearchOptions options);
 
-  // Collective: one timed search from `root` (a global id, any rank may own it).
+  // Collective: one timed search from `root` (a global id, any rank may own it). The clock
+  // starts after the ranks have met (and learnt the root's degree) and stops when the last
+  // rank has finished its last level.
   SearchResult search(std::int64_t root);
 
   // This rank's window of the last search's tree (global ids), or all of it on every rank.
@@ -60,7 +69,10 @@ class BfsEngine {
   Backend backend() const { return backend_; }
 
  private:
-  void run_levels(std::int64_t root, SearchResult& r);
+  void run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r);
+  // The level table's rows to every rank (several ranks), then the host copy (waits).
+  std::span<const std::int64_t> level_counts();
+  void allgather_frontier();
   void run_edge_parallel(std::int64_t root, SearchResult& r);
   void run_serial(std::int64_t root, SearchResult& r);
 
@@ -70,6 +82,7 @@ class BfsEngine {
   Backend backend_;
   SearchOptions options_;
   std::unique_ptr<SearchKernels> kernels_;
+  LevelProfile profile_;
 };
 
 }  // namespace tessera::bfs

@@ -1,0 +1,49 @@
+#pragma once
+// Opt-in per-level timing of the search (TESSERA_BFS_PROFILE=1): for each level, its
+// direction, the frontier it expanded and where the time went:
+//   kernels   the rank's own steps (expand, claim received pairs, bottom-up, conversions)
+//   exchange  moving data between ranks: (vertex, parent) pairs, frontier bitmap words
+//   counts    the level table's allgather and the host's wait for it (this includes waiting
+//             for the slowest rank: load imbalance shows here)
+// Each phase ends with a wait for the stream, so profiled searches overlap less than plain
+// ones and run a little slower; the breakdown is what matters. Rank 0 prints one block per
+// search (its own view; the other ranks' waits show in its counts).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "solvers/bfs/kernels.hpp"
+
+namespace tessera::bfs {
+
+class LevelProfile {
+ public:
+  enum Phase { kKernels = 0, kExchange, kCounts, kPhases };
+
+  // On when the environment variable TESSERA_BFS_PROFILE is set to anything but "0".
+  static bool requested();
+
+  explicit LevelProfile(bool on) : on_(on) {}
+  bool on() const { return on_; }
+
+  void start_search();
+  void begin_level(int level, bool bottom_up, std::int64_t frontier_vertices, std::int64_t frontier_edges);
+  // Charges the time since the last mark to `phase`, after waiting for the kernels' stream.
+  void mark(Phase phase, SearchKernels& k);
+  // The block rank 0 prints for a search of `seconds` (the timed search).
+  std::string report(std::int64_t root, double seconds, int ranks) const;
+
+ private:
+  struct Level {
+    int level = 0;
+    bool bottom_up = false;
+    std::int64_t vertices = 0, edges = 0;
+    double ms[kPhases] = {};
+  };
+  bool on_ = false;
+  std::vector<Level> levels_;
+  double last_ = 0;  // seconds since start_search at the last mark
+  double start_ = 0;
+};
+
+}  // namespace tessera::bfs
