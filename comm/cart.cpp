@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <vector>
 
 #include "core/error.hpp"
 #include "core/partition.hpp"
@@ -41,7 +43,19 @@ std::array<int, 3> resolve_dims(std::array<int, 3> dims, int ranks) {
   if (any_free) {
     // MPI_Dims_create is erroneous (not merely failing) when the fixed entries do not divide.
     if (ranks % fixed != 0) throw mismatch();
+    const std::array<int, 3> fixed_dims = dims;
     TESSERA_MPI_CHECK(MPI_Dims_create(ranks, 3, dims.data()));
+    // MPI gives the free entries in non-increasing order from x; put the most ranks on the
+    // slowest free axis instead (z, then y). Arrays are x-fastest, so a cut across z or y
+    // leaves contiguous rows on both sides: coalesced faces and an interior that keeps whole
+    // rows, where a cut across x gives strided faces.
+    std::vector<int> chosen;
+    for (int a = 0; a < 3; ++a)
+      if (fixed_dims[a] == 0) chosen.push_back(dims[a]);
+    std::sort(chosen.begin(), chosen.end());
+    std::size_t next = 0;
+    for (int a = 0; a < 3; ++a)
+      if (fixed_dims[a] == 0) dims[a] = chosen[next++];
   }
   if (static_cast<long long>(dims[0]) * dims[1] * dims[2] != ranks) throw mismatch();
   return dims;

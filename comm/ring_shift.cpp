@@ -17,7 +17,7 @@ constexpr int kRingTag = 0x5247;  // "RG": the ring's messages, apart from other
 struct RingShift::Impl {
   Impl(Context& c, Transport& t, std::size_t bytes) : ctx(c), transport(t), device(t.memory() == Memory::device) {
     if (device) {
-      stream.emplace();
+      stream.emplace(StreamPriority::high);  // ahead of the compute it overlaps
       after_ready.emplace();
       transfer_done.emplace();
       device_buffers[0] = DeviceBuffer<std::byte>(bytes);

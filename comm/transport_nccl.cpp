@@ -122,7 +122,7 @@ class NcclTransport final : public Transport {
 
  private:
   Context& ctx_;
-  Stream stream_;        // the transfers' own stream
+  Stream stream_{StreamPriority::high};  // the transfers' own stream, ahead of queued compute
   detail::Event ready_;  // the caller's stream reached start(); reused (consumed at once)
   ncclComm_t comm_ = nullptr;
 };

@@ -4,11 +4,17 @@
 
 namespace tessera {
 
-Stream::Stream() {
+Stream::Stream(StreamPriority priority) {
 #if defined(TESSERA_HAVE_CUDA)
+  // Numerically lower is more urgent; `greatest` is the most urgent the device offers.
+  int least = 0, greatest = 0;
+  TESSERA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
   cudaStream_t s = nullptr;
-  TESSERA_CUDA_CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  TESSERA_CUDA_CHECK(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking,
+                                                  priority == StreamPriority::high ? greatest : least));
   s_ = s;
+#else
+  (void)priority;
 #endif
 }
 

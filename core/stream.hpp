@@ -10,10 +10,17 @@ namespace tessera {
 
 using stream_t = CUstream_st*;
 
+// How the GPU's block scheduler ranks a stream's kernels against other streams' pending
+// blocks. Communication (pack, transfer, unpack) runs `high`: its small kernels then start
+// as soon as an SM frees up instead of queueing behind every block of a bulk kernel launched
+// before them, which is what lets a halo or ring transfer overlap the compute.
+enum class StreamPriority { normal, high };
+
 // Owns a non-blocking CUDA stream (or nothing in a CPU-only build).
 class Stream {
  public:
-  Stream();  // creates a cudaStreamNonBlocking stream when CUDA is available
+  // Creates a cudaStreamNonBlocking stream when CUDA is available.
+  explicit Stream(StreamPriority priority = StreamPriority::normal);
   // No stream at all (nullptr), for host-memory paths that take a stream argument.
   static Stream none() { return Stream(nullptr); }
   ~Stream();

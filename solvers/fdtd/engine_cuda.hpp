@@ -80,7 +80,8 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> rows_;
   int nsamples_ = 0, max_rows_ = 0;
   DeviceBuffer<double> partials_;
-  Stream compute_, halo_;
+  Stream compute_;
+  Stream halo_{StreamPriority::high};  // packs and unpacks go ahead of queued bulk blocks
   cudaEvent_t ready_ = nullptr;
   int concurrent_blocks_ = 0;  // 256-thread blocks resident on the whole device
 };

@@ -24,32 +24,58 @@ class HaloGhosts final : public Ghosts {
     hl.rows = layout.rows;
     hl.elem_size = sizeof(float);
     for (int a = 0; a < 3; ++a) {
+      // Alone on a periodic axis: both neighbours are this rank, a copy on the device.
+      self_[a] = decomp.periodic()[a] && decomp.dims()[a] == 1;
       for (int side = 0; side < 2; ++side) {
         comm::HaloOptions opt;
         opt.fill = {{{false, false}, {false, false}, {false, false}}};
         opt.fill[a][side] = true;  // E: high (side 1), H: low (side 0)
         auto& slot = side == 1 ? e_[a] : h_[a];
         slot = std::make_unique<comm::HaloExchange>(decomp, transport, hl, 2, opt);
+        // A rank may only send on an axis (its ghost on this side lies beyond a wall) and
+        // must still take part; only a ghost that arrives splits its update.
+        late_[side][a] = decomp.neighbor(a, side) != MPI_PROC_NULL && !self_[a];
+        sends_[side][a] = decomp.neighbor(a, 1 - side) != MPI_PROC_NULL && !self_[a];
       }
     }
   }
 
   void begin(HalfStep which, Engine& engine) override {
-    engine.halo_after_compute();
     const bool e = which == HalfStep::e_for_h;
-    for (int a = 0; a < 3; ++a) {
-      const auto comps = tangential(a, e ? 0 : 3);
-      void* const fields[2] = {engine.base(comps[0]), engine.base(comps[1])};
-      (e ? e_ : h_)[a]->begin(fields, engine.halo_stream());
-    }
+    auto& exchanges = e ? e_ : h_;
+    // Self-wraps first, in order on the compute stream: the update that follows reads them.
+    for (int a = 0; a < 3; ++a)
+      if (self_[a]) exchanges[a]->exchange(fields(engine, a, e), engine.compute_stream());
+    const int side = side_of(which);
+    bool any_remote = false;
+    for (int a = 0; a < 3; ++a) any_remote = any_remote || remote(side, a);
+    if (!any_remote) return;
+    engine.halo_after_compute();
+    for (int a = 0; a < 3; ++a)
+      if (remote(side, a)) exchanges[a]->begin(fields(engine, a, e), engine.halo_stream());
   }
 
   void finish(HalfStep which, Engine& engine) override {
-    for (auto& x : which == HalfStep::e_for_h ? e_ : h_) x->finish(engine.compute_stream());
+    auto& exchanges = which == HalfStep::e_for_h ? e_ : h_;
+    for (int a = 0; a < 3; ++a)
+      if (remote(side_of(which), a)) exchanges[a]->finish(engine.compute_stream());
   }
 
+  std::array<bool, 3> filled_late(HalfStep which) const override { return late_[side_of(which)]; }
+
  private:
+  // E ghosts are read on the high side (H reads E at +1), H ghosts on the low side.
+  static int side_of(HalfStep which) { return which == HalfStep::e_for_h ? 1 : 0; }
+  bool remote(int side, int a) const { return late_[side][a] || sends_[side][a]; }
+  static std::array<void*, 2> fields(Engine& engine, int axis, bool e) {
+    const auto comps = tangential(axis, e ? 0 : 3);
+    return {engine.base(comps[0]), engine.base(comps[1])};
+  }
+
   std::array<std::unique_ptr<comm::HaloExchange>, 3> e_, h_;
+  std::array<bool, 3> self_{};
+  std::array<std::array<bool, 3>, 2> late_{};   // [side][axis]: another rank fills this ghost
+  std::array<std::array<bool, 3>, 2> sends_{};  // [side][axis]: this rank fills another's
 };
 
 // Copies the periodic wrap of a single rank: the ghost layer gets the interior layer at the
@@ -58,9 +84,10 @@ class LocalGhosts final : public Ghosts {
  public:
   explicit LocalGhosts(const LocalDomain& d) : domain_(d), layout_(make_layout(d.n)) {}
 
-  void begin(HalfStep, Engine&) override {}
+  void finish(HalfStep, Engine&) override {}
+  std::array<bool, 3> filled_late(HalfStep) const override { return {false, false, false}; }
 
-  void finish(HalfStep which, Engine& engine) override {
+  void begin(HalfStep which, Engine& engine) override {
     const auto& n = domain_.n;
     const bool e = which == HalfStep::e_for_h;
     const int side = e ? 1 : 0;

@@ -5,6 +5,7 @@
 // begin() starts the transfer after the engine's queued work; finish() completes it; the
 // Stepper updates the interior in between. Ghost layers at non-periodic domain faces are left
 // alone (zero: the PEC wall behind a pec or cpml face).
+#include <array>
 #include <memory>
 
 #include "solvers/fdtd/engine.hpp"
@@ -23,15 +24,22 @@ class Ghosts {
   virtual ~Ghosts() = default;
   virtual void begin(HalfStep which, Engine& engine) = 0;
   virtual void finish(HalfStep which, Engine& engine) = 0;
+  // Axes whose ghost layer (on the side `which` reads) only finish() fills: the cells next to
+  // it wait for the transfer (the Stepper's shell), the others update in between. A periodic
+  // axis that this rank spans alone is wrapped within begin() and needs no shell.
+  virtual std::array<bool, 3> filled_late(HalfStep which) const = 0;
 };
 
 // Across ranks through comm::HaloExchange: per axis one exchange of the two tangential
-// components, filling only the side the next update reads. Collective to construct.
+// components, filling only the side the next update reads. Axes with a neighbouring rank
+// travel on the engine's halo stream between begin() and finish(); a periodic axis this rank
+// spans alone (its own neighbour) is wrapped at once on the compute stream. Collective to
+// construct.
 std::unique_ptr<Ghosts> make_halo_ghosts(const comm::CartDecomposition& decomp, comm::Transport& transport,
                                          const Layout& layout);
 
-// One rank without MPI (tests, serial reference): periodic axes wrap by copying, in host
-// memory only (a cpu engine).
+// One rank without MPI (tests, serial reference): periodic axes wrap by copying within
+// begin(), in host memory only (a cpu engine).
 std::unique_ptr<Ghosts> make_local_ghosts(const LocalDomain& domain);
 
 // The LocalDomain of this rank of a decomposition.

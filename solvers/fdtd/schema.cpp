@@ -13,7 +13,7 @@ deck::Schema schema() {
       .floating("dt", "time step; overrides courant and must not exceed the Courant limit").unit("s").greater_than(0)
       .optional()
       .string("background", "material filling the grid before [[fdtd.geometry]] is applied").default_value("vacuum")
-      .integer_array("ranks", "ranks along x, y, z (0: chosen by MPI_Dims_create)").length(3).min(0)
+      .integer_array("ranks", "ranks along x, y, z (0: chosen by MPI_Dims_create, the most on z)").length(3).min(0)
       .default_value(deck::IntArray{0, 0, 0});
   const std::vector<std::string> faces{"pec", "periodic", "cpml"};
   auto b = s.table("fdtd.boundary", "boundary of each face: pec, periodic (both faces of an axis) or cpml");

@@ -57,14 +57,10 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   slabs_ = cpml_slabs(model_, domain_);
   engine_->set_cpml(slabs_);
 
-  std::array<bool, 3> hi{}, lo{};
-  for (int a = 0; a < 3; ++a) {
-    hi[a] = domain_.neighbour[a][1];
-    lo[a] = domain_.neighbour[a][0];
+  for (int a = 0; a < 3; ++a)
     if (!model_.periodic(a) && domain_.offset[a] == 0) pec_axes_.push_back(a);
-  }
-  h_split_ = split_for_overlap(domain_.n, hi, 1);
-  e_split_ = split_for_overlap(domain_.n, lo, 0);
+  h_split_ = split_for_overlap(domain_.n, ghosts_->filled_late(HalfStep::e_for_h), 1);
+  e_split_ = split_for_overlap(domain_.n, ghosts_->filled_late(HalfStep::h_for_e), 0);
 
   // Sources this rank holds, in deck order.
   for (const SourceSpec& s : model_.sources) {
