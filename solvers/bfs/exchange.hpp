@@ -34,15 +34,28 @@ void allgather_vertex_array(comm::Context& ctx, comm::Transport& transport, stre
 void allgather_bitmap(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* bitmap,
                       const VertexPartition& part);
 
-// The level table (ranks rows of level_row_size(ranks) int64): each rank's row to all.
-void allgather_rows(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* table);
+// The first `capacity` pairs of every send region, whatever they hold, to the region's rank;
+// received into `recv` at slot k * capacity for the k-th other rank in rank order.
+struct EagerPairs {
+  const std::byte* send = nullptr;
+  std::byte* recv = nullptr;
+  std::int64_t capacity = 0;
+  std::size_t pair_bytes = 0;
+};
+
+// The level table (ranks rows of level_row_size(ranks) int64): each rank's row to all; with
+// `eager`, the eager pairs travel in the same group.
+void allgather_rows(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* table,
+                    const VertexPartition& part, const EagerPairs* eager = nullptr);
 
 // Pairs for rank r are table[me][kRowPairs + r]; from rank r come table[r][kRowPairs + me]
-// (a host copy of the allgathered table). Returns the number of pairs received (into recv,
-// in rank order); throws std::logic_error if they would exceed recv_capacity (a broken
+// (a host copy of the allgathered table). Moves those after the first `skip` of each region
+// (the ones the eager messages did not carry). Returns the number of pairs received (into
+// recv, in rank order); throws std::logic_error if they would exceed recv_capacity (a broken
 // invariant: each vertex is sent once).
 std::int64_t exchange_pairs(comm::Context& ctx, comm::Transport& transport, stream_t stream,
                             std::span<const std::int64_t> table, const std::byte* send, const VertexPartition& part,
-                            std::size_t pair_bytes, std::byte* recv, std::int64_t recv_capacity);
+                            std::size_t pair_bytes, std::byte* recv, std::int64_t recv_capacity,
+                            std::int64_t skip = 0);
 
 }  // namespace tessera::bfs

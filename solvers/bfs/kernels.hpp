@@ -14,7 +14,10 @@
 //   send pairs      (vertex, parent) discovered for other ranks; the region of rank r starts
 //                   at pair index partition.range(r).begin and holds at most its vertex count,
 //                   since a `sent` bitmap lets each remote vertex be sent once per search
+//                   (eager_capacity() pairs of slack follow the last region)
 //   receive pairs   what other ranks discovered for this one
+//   eager pairs     the first eager_capacity() pairs of each other rank's region for this
+//                   one, received with the level table (fixed-size messages: no counts first)
 //   level table     one row per rank: what a step found (vertices, their edges) and the
 //                   pairs it wrote for each rank. A step writes this rank's row; the ranks
 //                   allgather the rows on the transport, so one host wait per step gives the
@@ -22,7 +25,8 @@
 // Pairs are pair_bytes() each: two uint32 on cuda (ids < 2^32), two int64 on cpu.
 //
 // The level steps (top_down, apply_received, bottom_up, ...) are queued on stream() and
-// return at once; their counts are read from the level table (fetch, then wait).
+// return at once; their counts are read from the level table (fetch, then wait; two host
+// copies, so two tables of one level can be fetched before one wait).
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -71,6 +75,9 @@ class SearchKernels {
   // Claims the `count` received pairs like owned discoveries (appended to the next queue).
   // This rank's row: found and edges of these claims only.
   virtual void apply_received(int level, std::int64_t count) = 0;
+  // The same for the eager pairs: from each rank r, min(its count for this rank in the
+  // (allgathered) level table, eager_capacity()) pairs.
+  virtual void apply_eager(int level) = 0;
   // The next queue, holding `count` vertices, becomes the frontier.
   virtual void swap_queues(std::int64_t count) = 0;
 
@@ -92,16 +99,18 @@ class SearchKernels {
 
   // The level table (ranks rows of level_row_size(ranks) int64, in the backend's memory).
   virtual std::byte* level_table() = 0;
-  // Queues a copy of the table to the host after the work queued so far; wait_level_table()
-  // waits for that copy (not for work queued after it) and returns the host copy.
-  virtual void fetch_level_table() = 0;
-  virtual std::span<const std::int64_t> wait_level_table() = 0;
+  // Queues a copy of the table to host copy `slot` (0 or 1) after the work queued so far;
+  // wait_level_table(slot) waits for that copy (not for work queued after it) and returns it.
+  virtual void fetch_level_table(int slot = 0) = 0;
+  virtual std::span<const std::int64_t> wait_level_table(int slot = 0) = 0;
 
   // Buffers the exchanges move.
   virtual std::size_t pair_bytes() const = 0;
   virtual std::byte* send_pairs() = 0;
   virtual std::byte* receive_pairs() = 0;
   virtual std::int64_t receive_capacity() const = 0;  // pairs
+  virtual std::int64_t eager_capacity() const = 0;    // pairs per rank (0 with one rank)
+  virtual std::byte* eager_receive() = 0;              // (ranks - 1) * eager_capacity() pairs, rank order
   virtual std::byte* frontier_bitmap() = 0;           // global, partition.words() * 8 bytes
   virtual std::byte* parent_global() = 0;             // int64[n]
   virtual std::byte* level_global() = 0;              // int32[n]
@@ -122,10 +131,11 @@ class SearchKernels {
   virtual void synchronize() = 0;
 };
 
-std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph);
+// `eager`: pairs per rank sent with the level counts (0 with one rank).
+std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph, std::int64_t eager);
 #if defined(TESSERA_HAVE_CUDA)
 // Copies the graph to the device (ids must be < 2^32: InputError otherwise).
-std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph);
+std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph, std::int64_t eager);
 #endif
 
 }  // namespace tessera::bfs

@@ -26,8 +26,8 @@ std::atomic_ref<T> atomic(T& x) {
 
 class CpuKernels final : public SearchKernels {
  public:
-  explicit CpuKernels(const LocalGraph& g)
-      : g_(g), part_(g.partition), n_(g.vertices()), begin_(g.begin), nl_(g.count),
+  CpuKernels(const LocalGraph& g, std::int64_t eager)
+      : g_(g), part_(g.partition), n_(g.vertices()), begin_(g.begin), nl_(g.count), eager_(eager),
         local_words_((g.count + 63) / 64), parent_(static_cast<std::size_t>(n_), -1),
         level_(static_cast<std::size_t>(n_), -1), visited_(local_words_), frontier_(part_.words()),
         next_(local_words_), sent_(part_.words()), queue_(static_cast<std::size_t>(nl_)),
@@ -36,8 +36,9 @@ class CpuKernels final : public SearchKernels {
         row_(table_.data() + level_row_size(part_.parts) * g.rank) {
     for (int r = 0; r < part_.parts; ++r) region_.push_back(part_.range(r).begin);
     if (part_.parts > 1) {
-      send_.resize(2 * static_cast<std::size_t>(n_));
+      send_.resize(2 * static_cast<std::size_t>(n_ + eager_));
       recv_.resize(2 * static_cast<std::size_t>(nl_) * (part_.parts - 1));
+      eager_recv_.resize(2 * static_cast<std::size_t>(eager_) * (part_.parts - 1));
     }
   }
 
@@ -92,6 +93,27 @@ class CpuKernels final : public SearchKernels {
       if (claim(w, recv_[2 * i + 1], level + 1)) {
         ++found;
         edges += g_.degree(w);
+      }
+    }
+    row_[kRowFound] = found;
+    row_[kRowEdges] = edges;
+  }
+
+  void apply_eager(int level) override {
+    const int p = part_.parts, me = g_.rank;
+    const std::int64_t row = level_row_size(p);
+    std::int64_t found = 0, edges = 0;
+    for (int k = 0; k + 1 < p; ++k) {
+      const int r = k < me ? k : k + 1;
+      const std::int64_t count = std::min(table_[r * row + kRowPairs + me], eager_);
+      const std::int64_t* pairs = eager_recv_.data() + 2 * k * eager_;
+#pragma omp parallel for schedule(static) reduction(+ : found, edges) if (count >= kParallelItems)
+      for (std::int64_t i = 0; i < count; ++i) {
+        const std::int64_t w = pairs[2 * i] - begin_;
+        if (claim(w, pairs[2 * i + 1], level + 1)) {
+          ++found;
+          edges += g_.degree(w);
+        }
       }
     }
     row_[kRowFound] = found;
@@ -194,13 +216,16 @@ class CpuKernels final : public SearchKernels {
   }
 
   std::byte* level_table() override { return reinterpret_cast<std::byte*>(table_.data()); }
-  void fetch_level_table() override {}
-  std::span<const std::int64_t> wait_level_table() override { return table_; }
+  // The steps are done when they return: a fetch is a copy.
+  void fetch_level_table(int slot) override { fetched_[slot] = table_; }
+  std::span<const std::int64_t> wait_level_table(int slot) override { return fetched_[slot]; }
 
   std::size_t pair_bytes() const override { return 2 * sizeof(std::int64_t); }
   std::byte* send_pairs() override { return reinterpret_cast<std::byte*>(send_.data()); }
   std::byte* receive_pairs() override { return reinterpret_cast<std::byte*>(recv_.data()); }
   std::int64_t receive_capacity() const override { return static_cast<std::int64_t>(recv_.size() / 2); }
+  std::int64_t eager_capacity() const override { return part_.parts > 1 ? eager_ : 0; }
+  std::byte* eager_receive() override { return reinterpret_cast<std::byte*>(eager_recv_.data()); }
   std::byte* frontier_bitmap() override { return reinterpret_cast<std::byte*>(frontier_.data()); }
   std::byte* parent_global() override { return reinterpret_cast<std::byte*>(parent_.data()); }
   std::byte* level_global() override { return reinterpret_cast<std::byte*>(level_.data()); }
@@ -311,7 +336,7 @@ class CpuKernels final : public SearchKernels {
 
   const LocalGraph& g_;
   VertexPartition part_;
-  std::int64_t n_, begin_, nl_, local_words_;
+  std::int64_t n_, begin_, nl_, eager_, local_words_;
   std::vector<std::int64_t> parent_;
   std::vector<std::int32_t> level_;
   std::vector<std::uint64_t> visited_, frontier_, next_, sent_;
@@ -319,13 +344,16 @@ class CpuKernels final : public SearchKernels {
   std::int64_t queue_size_ = 0, next_size_ = 0;
   std::vector<std::int64_t> table_;
   std::int64_t* row_;  // this rank's row of table_
+  std::vector<std::int64_t> fetched_[2];
   std::vector<std::int64_t> region_;
-  std::vector<std::int64_t> send_, recv_;
+  std::vector<std::int64_t> send_, recv_, eager_recv_;
   std::vector<std::int64_t> sources_;
 };
 
 }  // namespace
 
-std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph) { return std::make_unique<CpuKernels>(graph); }
+std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph, std::int64_t eager) {
+  return std::make_unique<CpuKernels>(graph, eager);
+}
 
 }  // namespace tessera::bfs

@@ -216,6 +216,25 @@ __global__ void __launch_bounds__(kBlock) apply_received_kernel(View d, const ui
   add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
+// The eager pairs: slot k * cap + i holds pair i from the k-th other rank, which wrote its
+// count for this rank in its row of the (allgathered) level table.
+__global__ void __launch_bounds__(kBlock) apply_eager_kernel(View d, const uint2* pairs, const ull* table,
+                                                      std::int64_t cap, int me, int row_words,
+                                                      std::uint32_t* next_queue, int next_level) {
+  ull found = 0, edges = 0;
+  const std::int64_t slots = static_cast<std::int64_t>(d.parts - 1) * cap;
+  for (std::int64_t s = blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x; s < slots;
+       s += static_cast<std::int64_t>(gridDim.x) * kBlock) {
+    const auto k = static_cast<int>(s / cap);
+    const int r = k < me ? k : k + 1;
+    if (s - k * cap < static_cast<std::int64_t>(table[static_cast<std::int64_t>(r) * row_words + kRowPairs + me])) {
+      const uint2 p = pairs[s];
+      claim(d, next_queue, static_cast<std::uint32_t>(p.x - d.begin), p.y, next_level, found, edges);
+    }
+  }
+  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
+}
+
 // ---- bottom-up -------------------------------------------------------------------------
 
 __global__ void queue_to_bitmap_kernel(const std::uint32_t* queue, std::int64_t nq, std::uint32_t* words) {
@@ -445,7 +464,7 @@ T* bytes_as(std::byte* p) {
 
 class CudaKernels final : public SearchKernels {
  public:
-  explicit CudaKernels(const LocalGraph& g) : g_(g), part_(g.partition) {
+  CudaKernels(const LocalGraph& g, std::int64_t eager) : g_(g), part_(g.partition), eager_(eager) {
     if (g.vertices() > (std::int64_t{1} << 32) - 1)
       throw InputError("the cuda BFS stores vertex ids in 32 bits: a graph of " + std::to_string(g.vertices()) +
                        " vertices needs the cpu backend");
@@ -477,8 +496,9 @@ class CudaKernels final : public SearchKernels {
     degrees_ = DeviceBuffer<std::int64_t>(nl + 1);
     scan_ = DeviceBuffer<std::int64_t>(nl + 1);
     if (p > 1) {
-      send_ = DeviceBuffer<uint2>(n);
+      send_ = DeviceBuffer<uint2>(n + eager_);
       recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(nl * (p - 1), 1));
+      eager_recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(eager_ * (p - 1), 1));
     }
     std::vector<std::int64_t> region;
     for (int r = 0; r < p; ++r) region.push_back(part_.range(r).begin);
@@ -486,9 +506,11 @@ class CudaKernels final : public SearchKernels {
     region_.upload(std::span<const std::int64_t>(region.data(), region.size()));
     row_words_ = static_cast<int>(level_row_size(part_.parts));
     table_ = zeroed<ull>(row_words_ * p);
-    host_table_ = PinnedBuffer<ull>(static_cast<std::size_t>(row_words_ * p));
-    table_copy_.assign(static_cast<std::size_t>(row_words_ * p), 0);
-    TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&table_copied_, cudaEventDisableTiming));
+    for (int slot = 0; slot < 2; ++slot) {
+      host_table_[slot] = PinnedBuffer<ull>(static_cast<std::size_t>(row_words_ * p));
+      table_copy_[slot].assign(static_cast<std::size_t>(row_words_ * p), 0);
+      TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&table_copied_[slot], cudaEventDisableTiming));
+    }
     counters_ = DeviceBuffer<Counters>(1);
     host_counters_ = PinnedBuffer<Counters>(1);
 
@@ -524,7 +546,8 @@ class CudaKernels final : public SearchKernels {
   }
 
   ~CudaKernels() override {
-    if (table_copied_) (void)cudaEventDestroy(table_copied_);
+    for (cudaEvent_t e : table_copied_)
+      if (e) (void)cudaEventDestroy(e);
   }
   CudaKernels(const CudaKernels&) = delete;
   CudaKernels& operator=(const CudaKernels&) = delete;
@@ -574,6 +597,15 @@ class CudaKernels final : public SearchKernels {
     if (count > 0) {
       apply_received_kernel<<<grid(count), kBlock, 0, stream_>>>(view_, recv_.data(), count, next_queue_.data(),
                                                                   level + 1);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+  }
+
+  void apply_eager(int level) override {
+    clear(false, false);
+    if (eager_ > 0 && part_.parts > 1) {
+      apply_eager_kernel<<<grid(eager_ * (part_.parts - 1)), kBlock, 0, stream_>>>(
+          view_, eager_recv_.data(), table_.data(), eager_, g_.rank, row_words_, next_queue_.data(), level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
   }
@@ -639,21 +671,24 @@ class CudaKernels final : public SearchKernels {
   }
 
   std::byte* level_table() override { return reinterpret_cast<std::byte*>(table_.data()); }
-  void fetch_level_table() override {
-    TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_table_.data(), table_.data(), table_.bytes(), cudaMemcpyDeviceToHost,
+  void fetch_level_table(int slot) override {
+    TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_table_[slot].data(), table_.data(), table_.bytes(), cudaMemcpyDeviceToHost,
                                        stream_));
-    TESSERA_CUDA_CHECK(cudaEventRecord(table_copied_, stream_));
+    TESSERA_CUDA_CHECK(cudaEventRecord(table_copied_[slot], stream_));
   }
-  std::span<const std::int64_t> wait_level_table() override {
-    TESSERA_CUDA_CHECK(cudaEventSynchronize(table_copied_));
-    for (std::size_t i = 0; i < table_copy_.size(); ++i) table_copy_[i] = static_cast<std::int64_t>(host_table_.data()[i]);
-    return table_copy_;
+  std::span<const std::int64_t> wait_level_table(int slot) override {
+    TESSERA_CUDA_CHECK(cudaEventSynchronize(table_copied_[slot]));
+    std::vector<std::int64_t>& out = table_copy_[slot];
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::int64_t>(host_table_[slot].data()[i]);
+    return out;
   }
 
   std::size_t pair_bytes() const override { return sizeof(uint2); }
   std::byte* send_pairs() override { return reinterpret_cast<std::byte*>(send_.data()); }
   std::byte* receive_pairs() override { return reinterpret_cast<std::byte*>(recv_.data()); }
   std::int64_t receive_capacity() const override { return part_.parts > 1 ? static_cast<std::int64_t>(recv_.size()) : 0; }
+  std::int64_t eager_capacity() const override { return part_.parts > 1 ? eager_ : 0; }
+  std::byte* eager_receive() override { return reinterpret_cast<std::byte*>(eager_recv_.data()); }
   std::byte* frontier_bitmap() override { return reinterpret_cast<std::byte*>(frontier_.data()); }
   std::byte* parent_global() override { return reinterpret_cast<std::byte*>(parent_.data()); }
   std::byte* level_global() override { return reinterpret_cast<std::byte*>(level_.data()); }
@@ -778,12 +813,13 @@ class CudaKernels final : public SearchKernels {
   DeviceBuffer<std::int64_t> offsets_, input_degree_, parent_, degrees_, scan_, region_, anc_, anc_next_;
   DeviceBuffer<std::uint32_t> columns_, visited_, next_, frontier_, sent_, queue_, next_queue_, long_list_, sources_;
   DeviceBuffer<std::int32_t> level_;
-  DeviceBuffer<uint2> send_, recv_;
+  DeviceBuffer<uint2> send_, recv_, eager_recv_;
+  std::int64_t eager_ = 0;
   int row_words_ = 0;
-  DeviceBuffer<ull> table_;           // the level table
-  PinnedBuffer<ull> host_table_;      // its copy on the host
-  std::vector<std::int64_t> table_copy_;
-  cudaEvent_t table_copied_ = nullptr;
+  DeviceBuffer<ull> table_;              // the level table
+  PinnedBuffer<ull> host_table_[2];      // its copies on the host (two slots)
+  std::vector<std::int64_t> table_copy_[2];
+  cudaEvent_t table_copied_[2] = {};
   DeviceBuffer<Counters> counters_;
   PinnedBuffer<Counters> host_counters_;
   DeviceBuffer<unsigned char> cub_scratch_;
@@ -792,8 +828,8 @@ class CudaKernels final : public SearchKernels {
 
 }  // namespace
 
-std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph) {
-  return std::make_unique<CudaKernels>(graph);
+std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph, std::int64_t eager) {
+  return std::make_unique<CudaKernels>(graph, eager);
 }
 
 }  // namespace tessera::bfs

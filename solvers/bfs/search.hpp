@@ -9,10 +9,10 @@
 // Direction-optimizing switches with Beamer's rule (algorithm.hpp).
 //
 // What a step found travels in the level table (kernels.hpp), allgathered on the transport
-// like the data: the host waits once per bottom-up level (the table travels ahead of the
-// bitmap, so the next level is decided while the bitmap moves) and twice per top-down level
-// with several ranks (the pair counts, then what the owners claimed), and calls no host
-// collective inside the search. TESSERA_BFS_PROFILE=1 prints where each level's time goes
+// like the data, and the host calls no host collective inside the search. It waits once per
+// bottom-up level (the table travels ahead of the bitmap, so the next level is decided while
+// the bitmap moves) and once per top-down level whose pairs fit in the eager messages that
+// travel with the counts (twice when some do not: the rest follow, sized by the counts). TESSERA_BFS_PROFILE=1 prints where each level's time goes
 // (level_profile.hpp).
 #include <cstdint>
 #include <memory>
@@ -31,6 +31,9 @@ namespace tessera::bfs {
 struct SearchOptions {
   Algorithm algorithm = Algorithm::direction_optimizing;
   DirectionPolicy policy;
+  // (vertex, parent) pairs per rank that a top-down level sends with its counts, before
+  // knowing them (-1: 32768). A level that sends no more needs one host wait, not two.
+  std::int64_t eager_pairs = -1;
 };
 
 struct SearchResult {

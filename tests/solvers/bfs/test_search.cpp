@@ -1,7 +1,8 @@
 // Every search algorithm on the cpu backend, over P ranks, against the serial reference on
 // the whole graph: identical levels, the same reached count and Graph500 edge count, and
 // parents that pass validation. Graphs: random (with repeats and self-loops), path, star,
-// grid, disconnected with an isolated root. Direction switching is forced both ways.
+// grid, disconnected with an isolated root. Direction switching is forced both ways; the
+// eager pairs that travel with the level counts are made too few for some levels.
 #include <gtest/gtest.h>
 
 #include "comm/collectives.hpp"
@@ -22,6 +23,7 @@ struct Case {
   Algorithm algorithm;
   DirectionPolicy policy;
   const char* label;
+  std::int64_t eager = -1;  // SearchOptions::eager_pairs
 };
 
 std::vector<Case> cases(int ranks) {
@@ -30,6 +32,9 @@ std::vector<Case> cases(int ranks) {
       {Algorithm::direction_optimizing, {0.01, 1e9}, "do-switch-every-level"},  // bottom-up at once, back at once
       {Algorithm::direction_optimizing, {1e9, 1.0}, "do-never-switch"},
       {Algorithm::top_down, {}, "top_down"},
+      {Algorithm::top_down, {}, "top_down-no-eager-pairs", 0},     // every pair after the counts
+      {Algorithm::top_down, {}, "top_down-one-eager-pair", 1},     // the rest after the counts
+      {Algorithm::direction_optimizing, {}, "do-three-eager-pairs", 3},
       {Algorithm::bottom_up, {}, "bottom_up"},
       {Algorithm::edge_parallel, {}, "edge_parallel"},
   };
@@ -49,7 +54,7 @@ TEST(BfsSearch, AllAlgorithmsMatchTheSerialReference) {
     ASSERT_EQ(g.input_edges, static_cast<std::int64_t>(tg.edges.size()));
     ASSERT_EQ(g.directed_edges, whole.directed_edges) << tg.name;
     for (const Case& c : cases(ctx.size())) {
-      BfsEngine engine(ctx, *transport, g, Backend::cpu, SearchOptions{c.algorithm, c.policy});
+      BfsEngine engine(ctx, *transport, g, Backend::cpu, SearchOptions{c.algorithm, c.policy, c.eager});
       for (std::int64_t root : tg.roots) {
         SCOPED_TRACE(tg.name + " / " + c.label + " / root " + std::to_string(root));
         const BfsTree ref = serial_bfs(whole, root);
