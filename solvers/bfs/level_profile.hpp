@@ -2,12 +2,14 @@
 // Opt-in per-level timing of the search (TESSERA_BFS_PROFILE=1): for each level, its
 // direction, the frontier it expanded and where the time went:
 //   kernels   the rank's own steps (expand, claim received pairs, bottom-up, conversions)
-//   exchange  moving data between ranks: (vertex, parent) pairs, frontier bitmap words
-//   counts    the level table's allgather and the host's wait for it (this includes waiting
-//             for the slowest rank: load imbalance shows here)
+//   exchange  moving data between ranks: (vertex, parent) pairs (in a top-down level, with
+//             the first allgather of the level table), frontier bitmap words
+//   counts    the level table's (other) allgather and the host's wait for it (this includes
+//             waiting for the slowest rank: load imbalance shows here)
 // Each phase ends with a wait for the stream, so profiled searches overlap less than plain
 // ones and run a little slower; the breakdown is what matters. Rank 0 prints one block per
-// search (its own view; the other ranks' waits show in its counts).
+// search (its own view; the other ranks' waits show in its counts). `tessera run` profiles
+// every search; `tessera bench bfs` times its searches unprofiled and then profiles two more.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -25,6 +27,7 @@ class LevelProfile {
 
   explicit LevelProfile(bool on) : on_(on) {}
   bool on() const { return on_; }
+  void set_on(bool on) { on_ = on; }
 
   void start_search();
   void begin_level(int level, bool bottom_up, std::int64_t frontier_vertices, std::int64_t frontier_edges);

@@ -64,6 +64,9 @@ class BfsEngine {
   // Collective: completes the global parent and level arrays on every rank.
   void gather_tree();
 
+  // Per-level timing of the following searches (on by default when TESSERA_BFS_PROFILE is set).
+  void set_profiling(bool on) { profile_.set_on(on); }
+
   SearchKernels& kernels() { return *kernels_; }
   const LocalGraph& graph() const { return graph_; }
   comm::Context& context() { return ctx_; }
