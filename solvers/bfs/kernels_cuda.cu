@@ -496,7 +496,7 @@ class CudaKernels final : public SearchKernels {
     degrees_ = DeviceBuffer<std::int64_t>(nl + 1);
     scan_ = DeviceBuffer<std::int64_t>(nl + 1);
     if (p > 1) {
-      send_ = DeviceBuffer<uint2>(n + eager_);
+      send_ = zeroed<uint2>(n + eager_);  // eager messages may carry unwritten slots: never uninitialised bytes
       recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(nl * (p - 1), 1));
       eager_recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(eager_ * (p - 1), 1));
     }
