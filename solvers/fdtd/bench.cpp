@@ -10,6 +10,7 @@
 #include "comm/collectives.hpp"
 #include "comm/transport.hpp"
 #include "core/device_info.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -245,9 +246,12 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
                          "read + write bytes per second"});
   BenchRun b{ctx, backend, o, bw / kBytesPerCell, report};
   const bool gpu = backend == Backend::cuda;
-  const std::vector<std::int64_t> sizes = o.quick ? (gpu ? std::vector<std::int64_t>{64, 128} : std::vector<std::int64_t>{24, 32})
-                                                  : (gpu ? std::vector<std::int64_t>{128, 256, 384, 512}
-                                                         : std::vector<std::int64_t>{64, 128});
+  std::vector<std::int64_t> sizes = o.quick ? (gpu ? std::vector<std::int64_t>{64, 128} : std::vector<std::int64_t>{24, 32})
+                                            : (gpu ? std::vector<std::int64_t>{128, 256, 384, 512}
+                                                   : std::vector<std::int64_t>{64, 128});
+  // TESSERA_BENCH_FDTD_SIZES="512" (or "" for none) narrows the one-rank cases, e.g. for a
+  // weak-scaling run that needs only its own baseline.
+  if (const auto chosen = env_integers("TESSERA_BENCH_FDTD_SIZES")) sizes.assign(chosen->begin(), chosen->end());
   for (std::int64_t n : sizes) {
     log::info("bench fdtd: {}^3", n);
     bench_size(b, n);
