@@ -40,16 +40,24 @@ inline void round_trip_lanes(const Permutation& p, std::uint64_t* x) {
   }
 }
 
-// Permutation::operator() over a batch: one round trip for all lanes, then cycle walking for
-// the (few) lanes outside the domain, one by one.
-inline void permute_lanes(const Permutation& p, std::uint64_t* x, int used) {
+// Permutation::operator() over a batch of values in the domain: one round trip for all lanes,
+// then cycle walking, all lanes again while any is outside the domain (half of them per round
+// when the domain is not a power of four), keeping the lanes already inside.
+inline void permute_lanes(const Permutation& p, std::uint64_t* x) {
   if (p.half_bits == 0) {
     for (int k = 0; k < kLanes; ++k) x[k] = 0;
     return;
   }
   round_trip_lanes(p, x);
-  for (int k = 0; k < used; ++k)
-    while (x[k] >= p.domain) x[k] = p.round_trip(x[k]);
+  for (;;) {
+    bool outside = false;
+    for (int k = 0; k < kLanes; ++k) outside |= x[k] >= p.domain;
+    if (!outside) return;
+    std::uint64_t next[kLanes];
+    for (int k = 0; k < kLanes; ++k) next[k] = x[k];
+    round_trip_lanes(p, next);
+    for (int k = 0; k < kLanes; ++k) x[k] = x[k] >= p.domain ? next[k] : x[k];
+  }
 }
 
 TESSERA_VECTOR_CLONES void generate_lanes(const KroneckerGenerator& g, std::uint64_t first, std::int64_t count,
@@ -57,8 +65,10 @@ TESSERA_VECTOR_CLONES void generate_lanes(const KroneckerGenerator& g, std::uint
   for (std::int64_t base = 0; base < count; base += kLanes) {
     const int used = static_cast<int>(std::min<std::int64_t>(kLanes, count - base));
     std::uint64_t key[kLanes], i[kLanes], j[kLanes];
-    for (int k = 0; k < kLanes; ++k) key[k] = first + static_cast<std::uint64_t>(base + k);
-    permute_lanes(g.edge_order, key, used);
+    // Unused lanes take position 0: every lane must start inside the domain, or its cycle
+    // walk might never return to it.
+    for (int k = 0; k < kLanes; ++k) key[k] = k < used ? first + static_cast<std::uint64_t>(base + k) : 0;
+    permute_lanes(g.edge_order, key);
     for (int k = 0; k < kLanes; ++k) {
       key[k] = mix64(g.edge_key ^ mix64(key[k]));
       i[k] = 0;
@@ -74,8 +84,8 @@ TESSERA_VECTOR_CLONES void generate_lanes(const KroneckerGenerator& g, std::uint
         j[k] |= jbit << level;
       }
     }
-    permute_lanes(g.labels, i, used);
-    permute_lanes(g.labels, j, used);
+    permute_lanes(g.labels, i);
+    permute_lanes(g.labels, j);
     for (int k = 0; k < used; ++k) out[base + k] = {static_cast<std::int64_t>(i[k]), static_cast<std::int64_t>(j[k])};
   }
 }
