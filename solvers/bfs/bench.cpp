@@ -9,12 +9,12 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <sstream>
 
 #include "comm/collectives.hpp"
 #include "comm/transport.hpp"
 #include "core/buffer.hpp"
 #include "core/device_info.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -28,30 +28,19 @@
 namespace tessera::bfs {
 namespace {
 
-std::vector<std::string> list_from_env(const char* name) {
-  std::vector<std::string> out;
-  const char* text = std::getenv(name);
-  if (!text) return out;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ','))
-    if (!item.empty()) out.push_back(item);
-  return out;
-}
-
 std::vector<int> scales_from_env(const std::vector<int>& fallback) {
-  std::vector<int> out;
-  for (const std::string& item : list_from_env("TESSERA_BENCH_BFS_SCALES")) out.push_back(std::stoi(item));
-  return out.empty() ? fallback : out;
+  const auto items = env_integers("TESSERA_BENCH_BFS_SCALES");
+  if (!items || items->empty()) return fallback;
+  return std::vector<int>(items->begin(), items->end());
 }
 
 // The algorithms named in TESSERA_BENCH_BFS_ALGORITHMS (InputError for an unknown name), or
 // all of `fallback`.
 std::vector<Algorithm> algorithms_from_env(const std::vector<Algorithm>& fallback) {
-  const std::vector<std::string> names = list_from_env("TESSERA_BENCH_BFS_ALGORITHMS");
-  if (names.empty()) return fallback;
+  const auto names = env_list("TESSERA_BENCH_BFS_ALGORITHMS");
+  if (!names || names->empty()) return fallback;
   std::vector<Algorithm> out;
-  for (const std::string& name : names) {
+  for (const std::string& name : *names) {
     try {
       const Algorithm a = parse_algorithm(name);
       if (std::find(fallback.begin(), fallback.end(), a) != fallback.end()) out.push_back(a);
