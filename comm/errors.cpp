@@ -33,7 +33,11 @@ void all_ok(Context& ctx, bool ok, std::string_view message, ExitCode code) {
 
 void wait_all(Context& ctx, int count, MPI_Request* reqs) {
   // Poll instead of blocking, so a failure announced by another rank is seen here. Spin
-  // briefly first (most waits are short), then back off to spare the core.
+  // (yielding, for oversubscribed ranks) for the first 200 us, where most waits end, then back
+  // off to spare the core. A sleep is never shorter than the kernel's timer slack (~50-70 us
+  // on Linux), so sleeping from the start would add that to every short wait.
+  using clock = std::chrono::steady_clock;
+  const auto spin_until = clock::now() + std::chrono::microseconds(200);
   auto pause = std::chrono::microseconds(0);
   for (;;) {
     int done = 0;
@@ -41,8 +45,12 @@ void wait_all(Context& ctx, int count, MPI_Request* reqs) {
     if (done) return;
     RemoteFailure failure;
     if (ctx.poll_failure(failure)) throw RemoteError(std::move(failure));
-    if (pause.count() > 0) std::this_thread::sleep_for(pause);
-    pause = std::min(pause + std::chrono::microseconds(2), std::chrono::microseconds(200));
+    if (clock::now() < spin_until) {
+      std::this_thread::yield();
+      continue;
+    }
+    pause = std::min(pause + std::chrono::microseconds(20), std::chrono::microseconds(200));
+    std::this_thread::sleep_for(pause);
   }
 }
 

@@ -21,14 +21,14 @@ using C = LookbackPolicy<Threads, Rows, E, Stages, Ld, St, tk, 32, 512, L>;
 }  // namespace
 
 const std::vector<LookbackCandidate<float>>& lookback_candidates_float() {
-  static const auto table = candidates_of<float, C<128, 6>, C<128, 8>, C<128, 8, R, 1, split, ldcs, stcs>,
+  static const auto table = candidates_of<float, C<256, 16, B>, C<128, 6>, C<128, 8>, C<128, 8, R, 1, split, ldcs, stcs>,
                                           C<128, 8, B>, C<128, 16, B>, C<128, 8, P, 2>, C<128, 8, P, 3>,
                                           C<128, 16, P, 2>>();
   return table;
 }
 
 const std::vector<LookbackCandidate<double>>& lookback_candidates_double() {
-  static const auto table = candidates_of<double, C<128, 8>, C<128, 8, R, 1, p16>, C<128, 8, B, 1, p16>,
+  static const auto table = candidates_of<double, C<128, 16, B, 1, p16>, C<128, 8>, C<128, 8, R, 1, p16>, C<128, 8, B, 1, p16>,
                                           C<128, 8, P, 3, p16>, C<128, 16, P, 2, p16>>();
   return table;
 }

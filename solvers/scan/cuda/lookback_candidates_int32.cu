@@ -21,7 +21,9 @@ using C = LookbackPolicy<Threads, Rows, E, Stages, L, S, O, First, Max>;
 
 const std::vector<LookbackCandidate<std::int32_t>>& lookback_candidates_int32() {
   static const auto table = candidates_of<std::int32_t,
-      // registers: shapes
+      // the default: bulk copies, 256 x 64
+      C<256, 16, B>,
+      // registers: shapes (128 x 24 was the default until 2026-11-22)
       C<128, 6>, C<128, 8>, C<128, 12>, C<256, 8>,
       // registers: streaming cache hints
       C<128, 6, R, 1, ldcs, stcs>, C<128, 8, R, 1, ldcs, stcs>, C<128, 8, R, 1, ldcs, wb>, C<128, 8, R, 1, nc, stcs>,
@@ -32,7 +34,7 @@ const std::vector<LookbackCandidate<std::int32_t>>& lookback_candidates_int32() 
       // registers: look-back polling
       C<128, 8, R, 1, nc, wb, tk, 0, 0>, C<128, 8, R, 1, nc, wb, tk, 128, 2048>,
       // bulk copies, one tile per block
-      C<128, 8, B>, C<128, 16, B>, C<256, 8, B>, C<256, 16, B>, C<128, 8, B, 1, nc, wb, bid>,
+      C<128, 8, B>, C<128, 16, B>, C<256, 8, B>, C<128, 8, B, 1, nc, wb, bid>,
       C<128, 16, B, 1, nc, wb, bid>,
       C<128, 16, B, 1, ldef, stef>,
       // bulk copies, persistent blocks with 2..4 tile buffers

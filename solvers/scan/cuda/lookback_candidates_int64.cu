@@ -22,10 +22,12 @@ using C = LookbackPolicy<Threads, Rows, E, Stages, Ld, St, tk, 32, 512, L>;
 
 const std::vector<LookbackCandidate<std::int64_t>>& lookback_candidates_int64() {
   static const auto table = candidates_of<std::int64_t,
-      // registers
+      // the default: bulk copies, 128 x 32, packed 16-byte status
+      C<128, 16, B, 1, p16>,
+      // registers (128 x 16 was the default until 2026-11-22)
       C<128, 8>, C<128, 8, R, 1, p16>, C<128, 12, R, 1, p16>, C<256, 8, R, 1, p16>, C<128, 8, R, 1, p16, ldcs, stcs>,
       // bulk copies, one tile per block
-      C<128, 8, B>, C<128, 8, B, 1, p16>, C<128, 16, B, 1, p16>,
+      C<128, 8, B>, C<128, 8, B, 1, p16>,
       // bulk copies, persistent blocks
       C<128, 8, P, 3>, C<128, 8, P, 3, p16>, C<128, 16, P, 2, p16>, C<128, 16, P, 3, p16>, C<256, 8, P, 3, p16>>();
   return table;
