@@ -28,7 +28,7 @@ for s in "$@"; do
   fi
   for p in $(echo $ranks | tr ' ' '\n' | sort -un); do
     [ "$p" -le "$ngpu" ] || continue
-    timeout 500 mpirun -n "$p" "$B/bin/tessera" bench "$s" --json "$OUT/bench_${s}_np$p.json" > "$OUT/bench_${s}_np$p.txt" 2>&1
+    timeout 500 mpirun -n "$p" --bind-to none "$B/bin/tessera" bench "$s" --json "$OUT/bench_${s}_np$p.json" > "$OUT/bench_${s}_np$p.txt" 2>&1
     echo "== bench $s np$p: rc=$?"
   done
 done
