@@ -74,7 +74,7 @@ struct View {
   const std::int64_t* input_degree;
   const std::uint32_t* sources;  // edge-parallel only
   std::int64_t begin, nl, n, words64;
-  int parts;
+  int parts, me;  // ranks, this rank
   std::int64_t* parent;  // global-sized
   std::int32_t* level;   // global-sized
   std::uint32_t* visited;   // local words
@@ -113,19 +113,77 @@ __device__ __forceinline__ void add_counts(ull* a, ull va, ull* b, ull vb) {
   }
 }
 
-// Claims owned vertex wl (local id) for parent `from`: one winner per vertex.
-__device__ __forceinline__ void claim(const View& d, std::uint32_t* next_queue, std::uint32_t wl, std::uint32_t from,
-                                      int level, ull& found, ull& edges) {
+// Claims owned vertex wl (local id) for parent `from`: one winner per vertex, which writes
+// its parent and level and returns true (the caller appends it to the next queue).
+__device__ __forceinline__ bool claim(const View& d, std::uint32_t wl, std::uint32_t from, int level, ull& found,
+                                      ull& edges) {
   std::uint32_t* word = d.visited + (wl >> 5);
   const std::uint32_t bit = 1u << (wl & 31);
-  if (*word & bit) return;
-  if (atomicOr(word, bit) & bit) return;
+  if (*word & bit) return false;
+  if (atomicOr(word, bit) & bit) return false;
   d.parent[d.begin + wl] = from;
   d.level[d.begin + wl] = level;
-  enqueue(next_queue, &d.counters->next_size, wl);
   ++found;
   edges += static_cast<ull>(d.offsets[wl + 1] - d.offsets[wl]);
+  return true;
 }
+
+// Whether remote vertex w is to be sent now: true once per search for each w.
+__device__ __forceinline__ bool first_send(const View& d, std::uint32_t w) {
+  std::uint32_t* word = d.sent + (w >> 5);
+  const std::uint32_t bit = 1u << (w & 31);
+  if (*word & bit) return false;
+  return !(atomicOr(word, bit) & bit);
+}
+
+// A block's appends to `slots` destinations (the next queue, the send regions), staged per
+// tile: items take block-local indices with shared-memory atomics (one per group of a
+// warp's lanes with the same destination), then the block takes its ranges of the global
+// counters with one atomic per destination and tile. The per-warp global atomics this
+// replaces all hit one counter (the next queue's; with two ranks, also the one send
+// region's), and a top-down level that claims millions of vertices serialised on them.
+// Shared memory: 2 * slots ull (dynamic). Every thread of the block calls every member, in
+// the same order: reserve() for each item (kNone: no item), commit(), then the writes.
+struct TileAppend;
+// The dynamic shared memory of a kernel with a TileAppend over `slots` destinations.
+constexpr std::size_t append_shared_bytes(int slots) { return 2 * sizeof(ull) * static_cast<std::size_t>(slots); }
+
+struct TileAppend {
+  static constexpr int kNone = -1;
+  ull* count;  // block-local items per destination in this tile
+  ull* base;   // the block's first global index per destination, after commit()
+  int slots;
+
+  __device__ explicit TileAppend(int slots_) : slots(slots_) {
+    extern __shared__ ull tile_append_shared[];
+    count = tile_append_shared;
+    base = tile_append_shared + slots_;
+    for (int t = threadIdx.x; t < slots_; t += blockDim.x) count[t] = 0;
+    __syncthreads();
+  }
+
+  // The item's index among this tile's items for `dest` (every lane of the warp calls it).
+  __device__ __forceinline__ ull reserve(int dest) {
+    const unsigned lane = threadIdx.x & 31;
+    const unsigned peers = __match_any_sync(kFull, dest);
+    const int leader = __ffs(peers) - 1;
+    ull first = 0;
+    if (dest != kNone && static_cast<int>(lane) == leader) first = atomicAdd(&count[dest], static_cast<ull>(__popc(peers)));
+    first = __shfl_sync(kFull, first, leader);
+    return first + static_cast<ull>(__popc(peers & ((1u << lane) - 1u)));
+  }
+
+  // The block's ranges: counter(t) is destination t's global counter.
+  template <class Counter>
+  __device__ __forceinline__ void commit(Counter counter) {
+    __syncthreads();
+    for (int t = threadIdx.x; t < slots; t += blockDim.x) {
+      base[t] = count[t] ? atomicAdd(counter(t), count[t]) : 0;
+      count[t] = 0;
+    }
+    __syncthreads();
+  }
+};
 
 // Queues (w, from) for w's owner, once per search for each remote w. The threads of a warp
 // sending to the same rank take their slots with one atomic (with two ranks, every remote
@@ -181,39 +239,94 @@ __global__ void frontier_degrees(View d, const std::uint32_t* queue, std::int64_
   }
 }
 
+// Every block takes tiles of kTile frontier edges, kTileItems per thread. Destination of an
+// edge's discovery: d.me for a claimed owned vertex (the next queue), r for a vertex sent to
+// rank r (its send region).
 template <bool kDistributed>
 __global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uint32_t* queue, const std::int64_t* scan,
                                                    std::int64_t nq, std::uint32_t* next_queue, int next_level) {
   const std::int64_t total = scan[nq];
+  TileAppend out(d.parts);
   ull found = 0, edges = 0;
-  for (std::int64_t tile = blockIdx.x; tile * kTile < total; tile += gridDim.x) {
+  for (std::int64_t tile = blockIdx.x; tile * kTile < total; tile += gridDim.x) {  // uniform over the block
     const std::int64_t e0 = tile * kTile, e1 = min(e0 + kTile, total);
     // The frontier vertices whose edges the tile covers: [lo, hi].
     std::int64_t lo = block_last_at_most(scan, 0, nq - 1, e0);
     const std::int64_t hi = block_last_at_most(scan, lo, nq - 1, e1 - 1);
-    for (std::int64_t e = e0 + threadIdx.x; e < e1; e += kBlock) {
-      lo = last_at_most(scan, lo, hi, e);
-      const std::uint32_t u = queue[lo];
-      const std::uint32_t w = d.columns[d.offsets[u] + (e - scan[lo])];
-      const auto from = static_cast<std::uint32_t>(d.begin + u);
-      if (!kDistributed || (w >= d.begin && w < d.begin + d.nl))
-        claim(d, next_queue, static_cast<std::uint32_t>(w - d.begin), from, next_level, found, edges);
-      else
-        send_remote(d, w, from);
+    std::uint32_t item_w[kTileItems], item_from[kTileItems];
+    int item_dest[kTileItems];
+    ull item_slot[kTileItems];
+#pragma unroll
+    for (int i = 0; i < kTileItems; ++i) {
+      const std::int64_t e = e0 + threadIdx.x + static_cast<std::int64_t>(i) * kBlock;
+      item_dest[i] = TileAppend::kNone;
+      item_w[i] = 0;
+      item_from[i] = 0;
+      if (e < e1) {
+        lo = last_at_most(scan, lo, hi, e);
+        const std::uint32_t u = queue[lo];
+        const std::uint32_t w = d.columns[d.offsets[u] + (e - scan[lo])];
+        const auto from = static_cast<std::uint32_t>(d.begin + u);
+        item_w[i] = w;
+        item_from[i] = from;
+        if (!kDistributed || (w >= d.begin && w < d.begin + d.nl)) {
+          if (claim(d, static_cast<std::uint32_t>(w - d.begin), from, next_level, found, edges)) item_dest[i] = d.me;
+        } else if (first_send(d, w)) {
+          item_dest[i] = block_owner(d.words64, d.parts, static_cast<std::int64_t>(w >> 6));
+        }
+      }
     }
+#pragma unroll
+    for (int i = 0; i < kTileItems; ++i) item_slot[i] = out.reserve(item_dest[i]);
+    out.commit([&](int t) { return t == d.me ? &d.counters->next_size : &d.row[kRowPairs + t]; });
+#pragma unroll
+    for (int i = 0; i < kTileItems; ++i) {
+      const int r = item_dest[i];
+      if (r == d.me)
+        next_queue[out.base[r] + item_slot[i]] = static_cast<std::uint32_t>(item_w[i] - d.begin);
+      else if (r != TileAppend::kNone)
+        d.send_pairs[d.region[r] + static_cast<std::int64_t>(out.base[r] + item_slot[i])] =
+            make_uint2(item_w[i], item_from[i]);
+    }
+  }
+  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
+}
+
+// Claims received pairs (vertex, parent): pair_at(i) for i in [0, count) or kNone where slot
+// i holds no pair. Tiles of kBlock pairs, appended to the next queue a block at a time.
+template <class PairAt>
+__device__ __forceinline__ void claim_pairs(const View& d, std::int64_t count, PairAt pair_at,
+                                            std::uint32_t* next_queue, int next_level) {
+  TileAppend out(1);
+  ull found = 0, edges = 0;
+  for (std::int64_t first = blockIdx.x * static_cast<std::int64_t>(kBlock); first < count;
+       first += static_cast<std::int64_t>(gridDim.x) * kBlock) {  // uniform over the block
+    const std::int64_t i = first + threadIdx.x;
+    int dest = TileAppend::kNone;
+    std::uint32_t wl = 0;
+    if (i < count) {
+      uint2 p;
+      if (pair_at(i, p)) {
+        wl = static_cast<std::uint32_t>(p.x - d.begin);
+        if (claim(d, wl, p.y, next_level, found, edges)) dest = 0;
+      }
+    }
+    const ull slot = out.reserve(dest);
+    out.commit([&](int) { return &d.counters->next_size; });
+    if (dest == 0) next_queue[out.base[0] + slot] = wl;
   }
   add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
 __global__ void __launch_bounds__(kBlock) apply_received_kernel(View d, const uint2* pairs, std::int64_t count,
                                                          std::uint32_t* next_queue, int next_level) {
-  ull found = 0, edges = 0;
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x; i < count;
-       i += static_cast<std::int64_t>(gridDim.x) * kBlock) {
-    const uint2 p = pairs[i];
-    claim(d, next_queue, static_cast<std::uint32_t>(p.x - d.begin), p.y, next_level, found, edges);
-  }
-  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
+  claim_pairs(
+      d, count,
+      [&](std::int64_t i, uint2& p) {
+        p = pairs[i];
+        return true;
+      },
+      next_queue, next_level);
 }
 
 // The eager pairs: slot k * cap + i holds pair i from the k-th other rank, which wrote its
@@ -221,18 +334,17 @@ __global__ void __launch_bounds__(kBlock) apply_received_kernel(View d, const ui
 __global__ void __launch_bounds__(kBlock) apply_eager_kernel(View d, const uint2* pairs, const ull* table,
                                                       std::int64_t cap, int me, int row_words,
                                                       std::uint32_t* next_queue, int next_level) {
-  ull found = 0, edges = 0;
-  const std::int64_t slots = static_cast<std::int64_t>(d.parts - 1) * cap;
-  for (std::int64_t s = blockIdx.x * static_cast<std::int64_t>(kBlock) + threadIdx.x; s < slots;
-       s += static_cast<std::int64_t>(gridDim.x) * kBlock) {
-    const auto k = static_cast<int>(s / cap);
-    const int r = k < me ? k : k + 1;
-    if (s - k * cap < static_cast<std::int64_t>(table[static_cast<std::int64_t>(r) * row_words + kRowPairs + me])) {
-      const uint2 p = pairs[s];
-      claim(d, next_queue, static_cast<std::uint32_t>(p.x - d.begin), p.y, next_level, found, edges);
-    }
-  }
-  add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
+  claim_pairs(
+      d, static_cast<std::int64_t>(d.parts - 1) * cap,
+      [&](std::int64_t s, uint2& p) {
+        const auto k = static_cast<int>(s / cap);
+        const int r = k < me ? k : k + 1;
+        if (s - k * cap >= static_cast<std::int64_t>(table[static_cast<std::int64_t>(r) * row_words + kRowPairs + me]))
+          return false;
+        p = pairs[s];
+        return true;
+      },
+      next_queue, next_level);
 }
 
 // ---- bottom-up -------------------------------------------------------------------------
@@ -500,6 +612,8 @@ class CudaKernels final : public SearchKernels {
       recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(nl * (p - 1), 1));
       eager_recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(eager_ * (p - 1), 1));
     }
+    if (append_shared_bytes(p) > 48 * 1024)  // the top-down kernel's staging, without opting in to more
+      throw InputError("the cuda BFS runs on at most 3072 ranks (here: " + std::to_string(p) + ")");
     std::vector<std::int64_t> region;
     for (int r = 0; r < p; ++r) region.push_back(part_.range(r).begin);
     region_ = DeviceBuffer<std::int64_t>(region.size());
@@ -531,6 +645,7 @@ class CudaKernels final : public SearchKernels {
     view_.n = n;
     view_.words64 = part_.words();
     view_.parts = part_.parts;
+    view_.me = g.rank;
     view_.parent = parent_.data();
     view_.level = level_.data();
     view_.visited = visited_.data();
@@ -582,12 +697,13 @@ class CudaKernels final : public SearchKernels {
       std::size_t bytes = cub_scratch_.size();
       TESSERA_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch_.data(), bytes, degrees_.data(), scan_.data(),
                                                        nq + 1, stream_.get()));
+      const std::size_t shared = append_shared_bytes(part_.parts);
       if (part_.parts > 1)
-        top_down_kernel<true><<<sms_ * 8, kBlock, 0, stream_>>>(view_, queue_.data(), scan_.data(), nq,
-                                                             next_queue_.data(), level + 1);
+        top_down_kernel<true><<<sms_ * 8, kBlock, shared, stream_>>>(view_, queue_.data(), scan_.data(), nq,
+                                                                  next_queue_.data(), level + 1);
       else
-        top_down_kernel<false><<<sms_ * 8, kBlock, 0, stream_>>>(view_, queue_.data(), scan_.data(), nq,
-                                                             next_queue_.data(), level + 1);
+        top_down_kernel<false><<<sms_ * 8, kBlock, shared, stream_>>>(view_, queue_.data(), scan_.data(), nq,
+                                                                   next_queue_.data(), level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
   }
@@ -595,8 +711,8 @@ class CudaKernels final : public SearchKernels {
   void apply_received(int level, std::int64_t count) override {
     clear(false, false);  // found and edges only; the next queue keeps growing
     if (count > 0) {
-      apply_received_kernel<<<grid(count), kBlock, 0, stream_>>>(view_, recv_.data(), count, next_queue_.data(),
-                                                                  level + 1);
+      apply_received_kernel<<<grid(count), kBlock, append_shared_bytes(1), stream_>>>(
+          view_, recv_.data(), count, next_queue_.data(), level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
   }
@@ -604,7 +720,7 @@ class CudaKernels final : public SearchKernels {
   void apply_eager(int level) override {
     clear(false, false);
     if (eager_ > 0 && part_.parts > 1) {
-      apply_eager_kernel<<<grid(eager_ * (part_.parts - 1)), kBlock, 0, stream_>>>(
+      apply_eager_kernel<<<grid(eager_ * (part_.parts - 1)), kBlock, append_shared_bytes(1), stream_>>>(
           view_, eager_recv_.data(), table_.data(), eager_, g_.rank, row_words_, next_queue_.data(), level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
