@@ -3,12 +3,17 @@
 // over the roots), every search validated. The seed's edge-parallel baseline runs at small
 // scales only (its work grows with levels * edges). Scales, roots and algorithms can be set
 // with TESSERA_BENCH_BFS_SCALES="20,22", TESSERA_BENCH_BFS_ROOTS=16 and
-// TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; with P ranks the same table
-// measures the multi-rank search (compare runs with different -n for scaling).
+// TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; TESSERA_BENCH_BFS_ALPHAS="14,28"
+// runs direction_optimizing once per alpha (Beamer's switch to bottom-up, algorithm.hpp), one
+// row each; with P ranks the same table measures the multi-rank search (compare runs with
+// different -n for scaling).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
+#include <tuple>
+#include <utility>
 
 #include "comm/collectives.hpp"
 #include "comm/transport.hpp"
@@ -47,6 +52,29 @@ std::vector<Algorithm> algorithms_from_env(const std::vector<Algorithm>& fallbac
     } catch (const std::invalid_argument&) {
       throw InputError(fmt::format("TESSERA_BENCH_BFS_ALGORITHMS: unknown algorithm '{}'", name));
     }
+  }
+  return out;
+}
+
+// The direction policies to measure: the default, or one per TESSERA_BENCH_BFS_ALPHAS item
+// (with a row-name suffix saying which).
+std::vector<std::pair<std::string, DirectionPolicy>> policies_from_env() {
+  const auto items = env_list("TESSERA_BENCH_BFS_ALPHAS");
+  if (!items || items->empty()) return {{"", DirectionPolicy{}}};
+  std::vector<std::pair<std::string, DirectionPolicy>> out;
+  for (const std::string& item : *items) {
+    std::size_t used = 0;
+    double alpha = 0;
+    try {
+      alpha = std::stod(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || !(alpha > 0))
+      throw InputError(fmt::format("TESSERA_BENCH_BFS_ALPHAS: '{}' is not a positive number", item));
+    DirectionPolicy policy;
+    policy.alpha = alpha;
+    out.emplace_back(fmt::format(" alpha={}", item), policy);
   }
   return out;
 }
@@ -104,8 +132,14 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     std::vector<Algorithm> algorithms = {Algorithm::direction_optimizing, Algorithm::top_down, Algorithm::bottom_up};
     if (scale <= seed_max_scale) algorithms.push_back(Algorithm::edge_parallel);
     if (backend == Backend::cpu && ctx.size() == 1) algorithms.push_back(Algorithm::serial);
+    std::vector<std::tuple<Algorithm, std::string, DirectionPolicy>> runs;
     for (Algorithm alg : algorithms_from_env(algorithms)) {
-      BfsEngine engine(ctx, *transport.transport, g, backend, SearchOptions{alg, {}});
+      if (alg != Algorithm::direction_optimizing) runs.emplace_back(alg, "", DirectionPolicy{});
+      else
+        for (const auto& [label, policy] : policies_from_env()) runs.emplace_back(alg, label, policy);
+    }
+    for (const auto& [alg, label, policy] : runs) {
+      BfsEngine engine(ctx, *transport.transport, g, backend, SearchOptions{alg, policy});
       engine.set_profiling(false);  // the timed searches run unprofiled; see below
       engine.search(roots.front());  // warm-up: first touches, lazy buffers
       std::vector<double> teps, seconds;
@@ -131,7 +165,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
                              to_string(backend), to_string(alg), scale, failed, roots.size(), first_failure);
       const Statistics st = summarize(teps);
       BenchRow row;
-      row.name = fmt::format("{}/{}", to_string(backend), to_string(alg));
+      row.name = fmt::format("{}/{}{}", to_string(backend), to_string(alg), label);
       row.size = fmt::format("scale {}", scale);
       row.seconds = summarize(seconds).median;
       row.rate = st.harmonic_mean;
