@@ -239,6 +239,37 @@ __global__ void frontier_degrees(View d, const std::uint32_t* queue, std::int64_
   }
 }
 
+// A small frontier's degrees and their exclusive scan (scan[nq] = the total) in one block,
+// which also clears the step's row and counters (clear_step): one launch where the general
+// path takes four (clear, degrees, CUB's two), most levels of a search being small.
+constexpr int kSmallScanThreads = 512;
+constexpr int kSmallScanItems = 4;
+constexpr std::int64_t kSmallFrontier = kSmallScanThreads * kSmallScanItems;
+
+__global__ void __launch_bounds__(kSmallScanThreads) small_frontier_scan(View d, const std::uint32_t* queue,
+                                                                       std::int64_t nq, std::int64_t* scan,
+                                                                       int row_words) {
+  using Scan = cub::BlockScan<std::int64_t, kSmallScanThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  std::int64_t degree[kSmallScanItems];
+#pragma unroll
+  for (int i = 0; i < kSmallScanItems; ++i) {  // blocked: thread t holds items t * kSmallScanItems + i
+    const std::int64_t q = static_cast<std::int64_t>(threadIdx.x) * kSmallScanItems + i;
+    degree[i] = q < nq ? d.offsets[queue[q] + 1] - d.offsets[queue[q]] : 0;
+  }
+  std::int64_t total = 0;
+  Scan(temp).ExclusiveSum(degree, degree, total);
+#pragma unroll
+  for (int i = 0; i < kSmallScanItems; ++i) {
+    const std::int64_t q = static_cast<std::int64_t>(threadIdx.x) * kSmallScanItems + i;
+    if (q < nq) scan[q] = degree[i];
+  }
+  if (threadIdx.x == 0) scan[nq] = total;
+  for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
+  ull* c = reinterpret_cast<ull*>(d.counters);
+  for (int i = threadIdx.x; i < static_cast<int>(sizeof(Counters) / sizeof(ull)); i += blockDim.x) c[i] = 0;
+}
+
 // Every block takes tiles of kTile frontier edges, kTileItems per thread. Destination of an
 // edge's discovery: d.me for a claimed owned vertex (the next queue), r for a vertex sent to
 // rank r (its send region).
@@ -689,14 +720,21 @@ class CudaKernels final : public SearchKernels {
   }
 
   void top_down(int level) override {
-    clear(true, true);
     const std::int64_t nq = queue_size_;
-    if (nq > 0) {
+    if (nq > 0 && nq <= kSmallFrontier) {
+      small_frontier_scan<<<1, kSmallScanThreads, 0, stream_>>>(view_, queue_.data(), nq, scan_.data(), row_words_);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    } else {
+      clear(true, true);
+    }
+    if (nq > kSmallFrontier) {
       frontier_degrees<<<grid(nq + 1), kBlock, 0, stream_>>>(view_, queue_.data(), nq, degrees_.data());
       TESSERA_CUDA_CHECK_LAUNCH();
       std::size_t bytes = cub_scratch_.size();
       TESSERA_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch_.data(), bytes, degrees_.data(), scan_.data(),
                                                        nq + 1, stream_.get()));
+    }
+    if (nq > 0) {
       const std::size_t shared = append_shared_bytes(part_.parts);
       if (part_.parts > 1)
         top_down_kernel<true><<<sms_ * 8, kBlock, shared, stream_>>>(view_, queue_.data(), scan_.data(), nq,
