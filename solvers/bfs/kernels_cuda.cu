@@ -8,8 +8,10 @@
 // magnitude): the frontier's degrees are prefix-summed with CUB, each block takes a tile of
 // kTile consecutive frontier edges and each thread finds its edge's vertex by a binary
 // search within the tile's short range of the scan. A neighbour is claimed with one atomicOr
-// on the visited bitmap (a plain read first skips most of them); winners are appended to the
-// next queue with one atomic per coalesced group.
+// on the visited bitmap (a plain read first skips most of them); winners, and vertices sent
+// to other ranks, are appended a tile at a time (TileAppend: shared-memory slots, then one
+// global atomic per destination and tile). A frontier of up to kSmallFrontier vertices is
+// scanned by one block (small_frontier_scan) instead of CUB's device scan.
 //
 // Bottom-up gives each unvisited vertex one thread that checks its first kThreadScan
 // neighbours against the frontier bitmap (2 MiB at scale 24: it lives in L2) and stops at the
