@@ -396,6 +396,9 @@ template <class P, bool Exclusive, class T, class State>
 __global__ void __launch_bounds__(P::kThreads)
     lookback_bulk_kernel(const T* in, T* out, std::int64_t n, T offset, State state, unsigned long long* tile_counter,
                          unsigned long long counter_base) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // bulk copies need sm_90; the host never launches this kernel on older GPUs
+#else
   using Sh = TileShape<P, T>;
   constexpr auto kBytes = static_cast<std::uint32_t>(Sh::kTileItems * sizeof(T));
   extern __shared__ __align__(128) unsigned char s_dynamic[];
@@ -428,6 +431,7 @@ __global__ void __launch_bounds__(P::kThreads)
       cuda::ptx::cp_async_bulk_wait_group_read(cuda::ptx::n32_t<0>());
     }
   }
+#endif
 }
 
 // Resident blocks looping over tiles. Dynamic shared memory: Stages tiles (+ alignment slack). Thread 0 takes the
@@ -440,6 +444,9 @@ template <class P, bool Exclusive, class T, class State>
 __global__ void __launch_bounds__(P::kThreads)
     lookback_bulk_persistent_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, T offset, State state,
                                     unsigned long long* tile_counter, unsigned long long counter_base) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();  // bulk copies need sm_90; the host never launches this kernel on older GPUs
+#else
   using Sh = TileShape<P, T>;
   constexpr int S = P::kStages;
   constexpr auto kBytes = static_cast<std::uint32_t>(Sh::kTileItems * sizeof(T));
@@ -499,6 +506,7 @@ __global__ void __launch_bounds__(P::kThreads)
   }
   // Nothing is in flight here but bulk stores whose reads completed: tickets past the last tile
   // start no copies.
+#endif
 }
 
 // ---- launch ------------------------------------------------------------------------------------
@@ -530,12 +538,25 @@ int setup_bulk_kernel(Kernel kernel, int threads, std::size_t bytes, BulkKernelS
   return blocks;
 }
 
+// Bulk copies (cp.async.bulk, mbarrier transaction counts) exist from sm_90 (Hopper) on; older
+// GPUs run the same tile shape on the registers engine. Cached per device.
+inline bool bulk_copies_supported() {
+  static std::atomic<int> known[64];  // 0 unknown, 1 no, 2 yes
+  int device = 0;
+  TESSERA_CUDA_CHECK(cudaGetDevice(&device));
+  if (device < 64 && known[device].load() != 0) return known[device].load() == 2;
+  int major = 0;
+  TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  if (device < 64) known[device].store(major >= 9 ? 2 : 1);
+  return major >= 9;
+}
+
 template <class P, bool Exclusive, class In, class Out>
 void launch_mode(const In* in, Out* out, std::int64_t n, Out offset, LookbackWorkspace& ws, stream_t stream,
                  bool aligned) {
   constexpr bool bulk_engine = P::kEngine != Engine::registers;
   if constexpr (bulk_engine && std::is_same_v<In, Out>) {
-    if (aligned) {
+    if (aligned && bulk_copies_supported()) {
       using Sh = TileShape<P, In>;
       const std::int64_t tiles = ceil_div(n, Sh::kTileItems);
       if (tiles > INT_MAX) throw std::length_error("lookback scan: too many tiles for one launch");
