@@ -160,6 +160,11 @@ double time_kernel(comm::Context& ctx, std::int64_t n, const KernelConfig& confi
   return per_graph / steps;
 }
 
+// "; the default at this N" when `c` is the shape runs use at n (kernel auto), for row notes.
+std::string default_note(const KernelConfig& c, std::int64_t n, int sm) {
+  return resolve_config({}, n, n, sm, false).describe() == c.describe() ? "; the default at this N" : "";
+}
+
 // The shapes tried besides the automatic one (bodies per thread, group, split).
 std::vector<KernelConfig> sweep_configs(std::int64_t n) {
   std::vector<KernelConfig> out;
@@ -220,9 +225,9 @@ void bench_candidates(comm::Context& ctx, const BenchOptions& o, double limit, c
   const int sm = device_sm_count();
   for (std::int64_t n : sizes) {
     const int samples = samples_for(n, o.repeat);
-    const KernelConfig autoc = resolve_config({}, n, n, sm, false);
+    const KernelConfig autoc = resolve_config({KernelVariant::tiled}, n, n, sm, false);
     report.rows.push_back(rate_row("tiled (auto)", n, time_kernel<float>(ctx, n, autoc, samples, false), limit,
-                                   autoc.describe()));
+                                   autoc.describe() + default_note(autoc, n, sm)));
     if (n <= 262144) {
       const KernelConfig c = resolve_config({KernelVariant::seed_atomic}, n, n, sm, false);
       report.rows.push_back(rate_row("seed-atomic", n, time_kernel<float>(ctx, n, c, samples, false), limit,
@@ -235,7 +240,8 @@ void bench_candidates(comm::Context& ctx, const BenchOptions& o, double limit, c
       } catch (const std::invalid_argument& e) {
         throw InputError(fmt::format("TESSERA_NBODY_KERNELS: {}", e.what()));
       }
-      std::string note = fmt::format("candidate; workspace {} MiB", partials_needed(c, n) * sizeof(Vec4<float>) >> 20);
+      std::string note = fmt::format("candidate; workspace {} MiB{}", partials_needed(c, n) * sizeof(Vec4<float>) >> 20,
+                                     default_note(c, n, sm));
       if (c.variant == KernelVariant::split) {
         const SplitKernelInfo info = split_kernel_info<float>(c);
         note += fmt::format("; {} registers, {} blocks per SM", info.registers, info.resident_blocks);
@@ -251,12 +257,12 @@ void bench_gpu_kernels(comm::Context& ctx, const BenchOptions& o, double limit, 
       o.quick ? std::vector<std::int64_t>{4096, 16384} : std::vector<std::int64_t>{4096, 16384, 65536, 262144, 1048576};
   for (std::int64_t n : sizes) {
     const int samples = samples_for(n, o.repeat);
-    const KernelConfig autoc = resolve_config({}, n, n, sm, false);
+    const KernelConfig autoc = resolve_config({KernelVariant::tiled}, n, n, sm, false);
     const double t_auto = time_kernel<float>(ctx, n, autoc, samples, false);
-    report.rows.push_back(rate_row("tiled (auto)", n, t_auto, limit, autoc.describe()));
+    report.rows.push_back(rate_row("tiled (auto)", n, t_auto, limit, autoc.describe() + default_note(autoc, n, sm)));
     const KernelConfig splitc = resolve_config({KernelVariant::split}, n, n, sm, false);
     report.rows.push_back(rate_row("split (auto)", n, time_kernel<float>(ctx, n, splitc, samples, false), limit,
-                                   splitc.describe() + ", deterministic"));
+                                   splitc.describe() + default_note(splitc, n, sm)));
     if (!o.quick) {
       double best = t_auto;
       KernelConfig best_c = autoc;
@@ -280,7 +286,7 @@ void bench_gpu_kernels(comm::Context& ctx, const BenchOptions& o, double limit, 
                                      limit, c.describe()));
     }
     if (n == 16384 || (n == 65536 && !o.quick)) {
-      const KernelConfig c = resolve_config({}, n, n, sm, true);
+      const KernelConfig c = resolve_config({KernelVariant::tiled}, n, n, sm, true);
       report.rows.push_back(rate_row("tiled fp64", n, time_kernel<double>(ctx, n, c, std::min(samples, 5), false), 0,
                                      c.describe() + " (double; fraction not of the FP32 limit)"));
     }
@@ -302,6 +308,7 @@ void bench_ring(comm::Context& ctx, const BenchOptions& o, Backend backend, doub
     kinds = {o.transport};
   // One rank alone on the whole problem: the reference for the parallel efficiency.
   double t1 = 0;
+  std::string ref_kernel;  // the engine's default kernel, as a run gets it
   {
     const Range r{0, n};
     EngineOptions eo;
@@ -316,10 +323,11 @@ void bench_ring(comm::Context& ctx, const BenchOptions& o, Backend backend, doub
     b.vel.assign(b.pos_mass.size(), Vec4<float>{0, 0, 0, 0});
     b.acc = b.vel;
     e->upload(b);
+    ref_kernel = e->describe();
     t1 = time_calls(
         ctx, samples, 1, [&] { e->interact(e->bodies(), n, 0, BlockPass<float>{}); }, [&] { e->synchronize(); });
   }
-  report.rows.push_back(rate_row("ring reference (1 rank alone)", n, t1, limit, "each rank on the whole N"));
+  report.rows.push_back(rate_row("ring reference (1 rank alone)", n, t1, limit, "each rank on the whole N; " + ref_kernel));
   for (const auto& kind : kinds) {
     std::unique_ptr<comm::Transport> tr;
     try {

@@ -14,9 +14,12 @@
 
 namespace tessera::nbody {
 
-// The GPU kernels. `tiled` is tessera's; the other two are the seeds' baselines, kept for
-// `tessera bench nbody` and for comparison runs (they compute forces only, not potentials).
+// The GPU kernels. `tiled` and `split` are tessera's (both deterministic); the seeds' two are
+// baselines, kept for `tessera bench nbody` and for comparison runs (they compute forces only,
+// not potentials). `automatic` stands for the default rule (default_kernel) until
+// resolve_config replaces it with one of the two.
 enum class KernelVariant {
+  automatic,    // "auto": tiled below kSplitFromTargets targets, split from there (single precision)
   tiled,        // shared-memory tiles, several bodies per thread, j-split reduced in shared memory
   seed_naive,   // one thread per body, sources read from global memory
   seed_atomic,  // shared tiles, BLOCK_STRIDE blocks per body, partial forces added with atomicAdd
@@ -24,7 +27,8 @@ enum class KernelVariant {
                 // workspace, added in a fixed order by a second kernel (deterministic)
 };
 std::string_view to_string(KernelVariant v);
-KernelVariant parse_kernel_variant(std::string_view text);  // "tiled", "seed-naive", "seed-atomic", "split"
+// "auto", "tiled", "split", "seed-naive", "seed-atomic"; InputError for anything else.
+KernelVariant parse_kernel_variant(std::string_view text);
 
 // Launch shape. Zeros mean "choose" (resolve_config). For `tiled`: a block is `split` groups of
 // `group` threads (group a multiple of 32, so a warp never spans two groups); each thread owns
@@ -35,7 +39,7 @@ KernelVariant parse_kernel_variant(std::string_view text);  // "tiled", "seed-na
 // the inner loop) and `min_blocks` (blocks per SM the registers are budgeted for) pick one of
 // the compiled shapes (split_shapes.hpp).
 struct KernelConfig {
-  KernelVariant variant = KernelVariant::tiled;
+  KernelVariant variant = KernelVariant::automatic;
   int group = 0;
   int split = 0;
   int bodies_per_thread = 0;
@@ -43,7 +47,7 @@ struct KernelConfig {
   int min_blocks = 0;  // split only
 
   int block_threads() const { return variant == KernelVariant::split ? group : group * split; }
-  std::string describe() const;  // "tiled g128 s1 b4", "split g128 s3 b1 u16 m16"
+  std::string describe() const;  // "tiled g128 s1 b4", "split g128 s3 b1 u16 m16", "auto"
 };
 
 // A shape written as describe() writes it, with spaces or ':' between the words
@@ -51,8 +55,20 @@ struct KernelConfig {
 // (chosen by resolve_config). Throws InputError on unknown words.
 KernelConfig parse_kernel_config(std::string_view text);
 
+// The default rule, on the targets of one launch (a rank's own bodies: N / P on P ranks, since
+// the ring's source blocks are the same size). Measured on an H100 (docs/nbody.md, "GPU
+// kernels"): at 4K bodies every split shape is slower than the tiled kernel's automatic shape
+// (1086 vs 1280 G interactions/s), at 256K and 1M the split kernel's first compiled shape
+// (g256 b4 u8 m4) is 7% and 13% faster. Double precision keeps the tiled kernel (its split
+// shapes are tested but not measured against it).
+inline constexpr std::int64_t kSplitFromTargets = 131072;
+// The request `automatic` stands for: {tiled} or {split}, zeros to be filled by resolve_config.
+KernelConfig default_kernel(std::int64_t n_targets, bool double_precision);
+
 // Fills the zeros of `requested` from the target count and the device's SM count (see
-// docs/nbody.md, "Kernel tuning"). Throws std::invalid_argument for an impossible shape.
+// docs/nbody.md, "GPU kernels"); `automatic` becomes default_kernel(n_targets), and takes no
+// shape numbers (name the kernel to give a shape). Throws std::invalid_argument for an
+// impossible shape.
 KernelConfig resolve_config(KernelConfig requested, std::int64_t n_targets, std::int64_t n_sources, int sm_count,
                             bool double_precision);
 // Why a requested shape is invalid ("" when it is fine): group not a multiple of 32, ...

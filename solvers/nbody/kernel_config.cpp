@@ -24,6 +24,7 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 std::string_view to_string(KernelVariant v) {
   switch (v) {
+    case KernelVariant::automatic: return "auto";
     case KernelVariant::tiled: return "tiled";
     case KernelVariant::seed_naive: return "seed-naive";
     case KernelVariant::seed_atomic: return "seed-atomic";
@@ -33,14 +34,16 @@ std::string_view to_string(KernelVariant v) {
 }
 
 KernelVariant parse_kernel_variant(std::string_view text) {
+  if (text == "auto") return KernelVariant::automatic;
   if (text == "tiled") return KernelVariant::tiled;
   if (text == "seed-naive") return KernelVariant::seed_naive;
   if (text == "seed-atomic") return KernelVariant::seed_atomic;
   if (text == "split") return KernelVariant::split;
-  throw InputError(fmt::format("unknown N-body kernel '{}' (tiled, seed-naive, seed-atomic, split)", text));
+  throw InputError(fmt::format("unknown N-body kernel '{}' (auto, tiled, split, seed-naive, seed-atomic)", text));
 }
 
 std::string KernelConfig::describe() const {
+  if (variant == KernelVariant::automatic) return "auto";
   if (variant == KernelVariant::tiled)
     return fmt::format("tiled g{} s{} b{}", group, split, bodies_per_thread);
   if (variant == KernelVariant::split)
@@ -100,6 +103,8 @@ std::string check_config(const KernelConfig& c, bool double_precision) {
   if (c.variant != KernelVariant::split && (c.unroll != 0 || c.min_blocks != 0))
     return "unroll and min blocks choose among the split kernel's shapes only";
   switch (c.variant) {
+    case KernelVariant::automatic:
+      return "kernel auto must be resolved (resolve_config) before it runs";
     case KernelVariant::tiled: {
       if (c.bodies_per_thread != 1 && c.bodies_per_thread != 2 && c.bodies_per_thread != 4)
         return fmt::format("bodies per thread must be 1, 2 or 4, not {}", c.bodies_per_thread);
@@ -136,7 +141,16 @@ std::string check_config(const KernelConfig& c, bool double_precision) {
   return "unknown kernel";
 }
 
+KernelConfig default_kernel(std::int64_t n_targets, bool double_precision) {
+  if (!double_precision && n_targets >= kSplitFromTargets) return KernelConfig{KernelVariant::split};
+  return KernelConfig{KernelVariant::tiled};
+}
+
 // The choice, for an H100-class GPU (S SMs):
+//  - kernel (auto): default_kernel, by the targets of the launch (forces.hpp says why).
+//  - split kernel: the first compiled shape that agrees with the request (split_shapes.hpp
+//    lists the measured winner first), its split from choose_split (split_efficiency.hpp).
+//  The tiled kernel's shape:
 //  - bodies per thread: 4 from 2048 S targets, 2 from 512 S, else 1. More bodies per thread
 //    share each shared-memory load (13 + 1/B instructions per interaction) but need N/B
 //    threads to fill the GPU.
@@ -147,7 +161,15 @@ KernelConfig resolve_config(KernelConfig r, std::int64_t n_targets, std::int64_t
                             bool double_precision) {
   const std::int64_t sm = std::max(sm_count, 1);
   const std::int64_t n = std::max<std::int64_t>(n_targets, 1);
+  if (r.variant == KernelVariant::automatic) {
+    if (r.group || r.split || r.bodies_per_thread || r.unroll || r.min_blocks)
+      throw std::invalid_argument(fmt::format(
+          "N-body kernel shape: kernel auto takes no shape numbers (g{} s{} b{} u{} m{}); name the kernel (tiled or "
+          "split) to give a shape", r.group, r.split, r.bodies_per_thread, r.unroll, r.min_blocks));
+    r = default_kernel(n_targets, double_precision);
+  }
   switch (r.variant) {
+    case KernelVariant::automatic: break;  // replaced above
     case KernelVariant::seed_naive:
       if (r.group == 0) r.group = 32;  // the seed's BLOCK_SIZE
       r.split = 1;

@@ -86,19 +86,25 @@ deck::Schema nbody_schema() {
       .greater_than(0)
       .default_value(1.0);
   s.table("nbody.cuda", "GPU kernel (0 = chosen from N and the GPU's SM count)")
-      .choice("kernel", "tessera's tiled kernel or one of the seeds' baselines", {"tiled", "seed-naive", "seed-atomic"})
-      .default_value("tiled")
-      .integer("group", "threads per group (tiled: multiple of 32; seeds: their BLOCK_SIZE)")
+      .choice("kernel",
+              "auto: tiled below 131072 bodies per rank, split from there (double precision: tiled; with group, "
+              "split or bodies_per_thread set: tiled); tiled and split are tessera's kernels (deterministic), "
+              "seed-naive and seed-atomic the seeds' baselines",
+              {"auto", "tiled", "split", "seed-naive", "seed-atomic"})
+      .default_value("auto")
+      .integer("group", "threads per group (tiled: multiple of 32; split: threads per block of a compiled shape; "
+                        "seeds: their BLOCK_SIZE)")
       .min(0)
       .max(1024)
       .default_value(0)
-      .integer("split", "groups per block sharing each body's sources (tiled: power of two <= 32; seed-atomic: BLOCK_STRIDE)")
+      .integer("split", "groups per block sharing each body's sources (tiled: power of two <= 32; split: blocks per "
+                        "body, <= 256; seed-atomic: BLOCK_STRIDE)")
       .min(0)
       .max(4096)
       .default_value(0)
-      .integer("bodies_per_thread", "bodies each thread owns (tiled: 1, 2 or 4)")
+      .integer("bodies_per_thread", "bodies each thread owns (tiled: 1, 2 or 4; split: those of a compiled shape, 1-4 or 8)")
       .min(0)
-      .max(4)
+      .max(8)
       .default_value(0);
   return s;
 }
@@ -141,6 +147,10 @@ Params read_params(const deck::Config& d) {
   p.kernel.group = static_cast<int>(d.get_int("nbody.cuda.group"));
   p.kernel.split = static_cast<int>(d.get_int("nbody.cuda.split"));
   p.kernel.bodies_per_thread = static_cast<int>(d.get_int("nbody.cuda.bodies_per_thread"));
+  // Before "auto" existed (and was the default) these numbers, without a kernel, described a
+  // tiled shape: such decks keep their meaning.
+  if (p.kernel.variant == KernelVariant::automatic && (p.kernel.group || p.kernel.split || p.kernel.bodies_per_thread))
+    p.kernel.variant = KernelVariant::tiled;
   p.diagnostics_every = d.get_int("diagnostics.every");
   p.where_n = d.where("nbody.n");
   p.where_ic = d.where("nbody.ic");
@@ -163,9 +173,9 @@ Params read_params(const deck::Config& d) {
     if (p.kernel.split != 0 && (p.kernel.split > 32 || (p.kernel.split & (p.kernel.split - 1)) != 0))
       throw InputError(fmt::format("{}: the tiled kernel's split must be a power of two up to 32 (or 0), not {}",
                                    d.where("nbody.cuda.split"), p.kernel.split));
-    if (p.kernel.bodies_per_thread == 3)
-      throw InputError(fmt::format("{}: bodies_per_thread must be 1, 2 or 4 (or 0), not 3",
-                                   d.where("nbody.cuda.bodies_per_thread")));
+    if (p.kernel.bodies_per_thread == 3 || p.kernel.bodies_per_thread > 4)
+      throw InputError(fmt::format("{}: the tiled kernel's bodies_per_thread must be 1, 2 or 4 (or 0), not {}",
+                                   d.where("nbody.cuda.bodies_per_thread"), p.kernel.bodies_per_thread));
   }
   return p;
 }

@@ -5,12 +5,16 @@
 //  - unroll: sources per step of the inner loop (a multiple of it fills a 256-source tile);
 //  - min blocks: __launch_bounds__' second argument, so registers per thread are capped at
 //    65536 / (threads x min blocks) (32 for 128 x 16, 40 for 128 x 12, 64 for 128 x 8).
-// The first shape of a type that fits a request is the one chosen (kernel_config.cpp).
+// The first shape of a type that fits a request is the one chosen (kernel_config.cpp), so the
+// first single-precision row is the default kernel's shape from kSplitFromTargets targets
+// (forces.hpp): g256 b4 u8 m4, measured fastest or within 0.1% of it on an H100 at 256K and 1M
+// (2.067 and 2.064 T interactions/s; docs/nbody.md has the table).
 // None of the single-precision force-only kernels spills; the inner loops take 13.28 (b8) to
 // 14.5 (b1 u8) issue slots per interaction (sass_loops.py; docs/nbody.md has the table).
 #include <vector>
 
 #define TESSERA_NBODY_SPLIT_SHAPES(X) \
+  X(float, 4, 256, 8, 4) \
   X(float, 2, 128, 16, 16) \
   X(float, 2, 128, 32, 16) \
   X(float, 2, 128, 64, 16) \
@@ -22,7 +26,6 @@
   X(float, 3, 128, 8, 10) \
   X(float, 4, 128, 16, 10) \
   X(float, 4, 128, 8, 8) \
-  X(float, 4, 256, 8, 4) \
   X(float, 4, 128, 8, 6) \
   X(float, 8, 128, 4, 5) \
   X(float, 1, 128, 8, 16) \

@@ -1,11 +1,17 @@
 // gpu: the CUDA kernels against the long-double reference and the cpu kernel, for every
 // kernel variant and several launch shapes (every compiled split shape, with splits 1, 3 and
 // the automatic one), at N = 1, 31, 4096, 65537 (single and double), each run twice with
-// bitwise equal results (the seed-atomic baseline excepted);
+// bitwise equal results (the seed-atomic baseline excepted); the default kernel (auto) through
+// the cuda engine on both sides of its switch (N = 1 ... 131073: tiled below 131072 bodies,
+// split from there), a subset of targets against the reference and the cpu kernel, bitwise
+// repeatable;
 // the ring on GPUs through each device transport against one GPU; and the solver on the cuda
 // backend (restart bitwise, and the same orbits as the cpu backend within tolerance).
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
+#include <cmath>
 #include <cstring>
 
 #include "comm/transport.hpp"
@@ -159,6 +165,88 @@ TEST(NbodyGpu, CudaMatchesReferenceEveryVariantSingle) {
 TEST(NbodyGpu, CudaMatchesReferenceEveryVariantDouble) {
   TESSERA_REQUIRE_GPU();
   cuda_matches_reference<double>(1e-12);
+}
+
+namespace {
+
+// The default kernel as a run gets it: the cuda engine with no kernel request, n bodies on
+// themselves, forces only and with potentials (diagnostic steps), each pass twice.
+void default_kernel_matches_cpu(std::int64_t n, double tol) {
+  const double G = 0.9, eps = 0.03;
+  const auto x = nt::random_bodies<float>(n, 2000 + n);
+  EngineOptions o;
+  o.G = G;
+  o.eps = eps;
+  auto engine = make_cuda_engine<float>(n, n, o);
+  const KernelVariant expected = n >= kSplitFromTargets ? KernelVariant::split : KernelVariant::tiled;
+  EXPECT_EQ(engine->describe().rfind(fmt::format("cuda, {} ", to_string(expected)), 0), 0u)
+      << engine->describe() << " n = " << n;
+  HostBodies<float> b;
+  b.pos_mass = x;
+  b.vel.assign(n, Vec4<float>{0, 0, 0, 0});
+  b.acc.assign(n, Vec4<float>{std::nanf(""), 0, 0, 0});  // unwritten values show
+  engine->upload(b);
+  // The reference and the cpu kernel (with potentials) on the checked targets, once.
+  const auto ranges = checked_targets(n);
+  std::vector<std::vector<std::array<long double, 4>>> refs, cpus;
+  for (const Range& r : ranges) {
+    refs.push_back(nt::reference_forces<float>(x, r, G, softening2<float>(eps)));
+    std::vector<Vec4<float>> cpu(r.count);
+    ForceArgs<float> f;
+    f.targets = x.data() + r.begin;
+    f.n_targets = r.count;
+    f.target_offset = r.begin;
+    f.sources = x.data();
+    f.n_sources = n;
+    f.acc = cpu.data();
+    f.potential = true;
+    f.G = float(G);
+    f.eps2 = softening2<float>(eps);
+    forces_cpu<float>(f, 8);
+    std::vector<std::array<long double, 4>> cpu_ld(r.count);
+    for (std::int64_t i = 0; i < r.count; ++i) cpu_ld[i] = {cpu[i].x, cpu[i].y, cpu[i].z, cpu[i].w};
+    cpus.push_back(cpu_ld);
+  }
+  for (bool potential : {false, true}) {
+    std::vector<Vec4<float>> first;
+    for (int run = 0; run < 2; ++run) {
+      engine->interact(engine->bodies(), n, 0, BlockPass<float>{.potential = potential});
+      engine->download(b);
+      if (run == 0) first = b.acc;
+    }
+    EXPECT_EQ(std::memcmp(first.data(), b.acc.data(), first.size() * sizeof(Vec4<float>)), 0)
+        << engine->describe() << " n = " << n << " potential " << potential << ": not deterministic";
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      const Range& r = ranges[k];
+      const std::vector<Vec4<float>> got(b.acc.begin() + r.begin, b.acc.begin() + r.end());
+      auto ref = refs[k], cpu = cpus[k];
+      if (!potential)
+        for (auto* table : {&ref, &cpu})
+          for (auto& e : *table) e[3] = 0;  // forces only: w is written as 0
+      const auto vs_ref = nt::deviation(got, ref);
+      const auto vs_cpu = nt::deviation(got, cpu);
+      EXPECT_LT(vs_ref.acc, tol) << engine->describe() << " n = " << n;
+      EXPECT_LT(vs_cpu.acc, 2 * tol) << engine->describe() << " n = " << n;
+      if (potential) {
+        EXPECT_LT(vs_ref.phi, tol) << engine->describe() << " n = " << n;
+        EXPECT_LT(vs_cpu.phi, 2 * tol) << engine->describe() << " n = " << n;
+      }
+      for (const auto& a : got)
+        if (!std::isfinite(a.x) || !std::isfinite(a.w)) ADD_FAILURE() << "not written: " << engine->describe();
+      if (context().is_root() && r.begin == 0)
+        std::printf("  default %-28s n = %6lld  potential %d: vs reference %.2e, vs cpu %.2e\n",
+                    engine->describe().c_str(), static_cast<long long>(n), potential, vs_ref.acc, vs_cpu.acc);
+    }
+  }
+}
+
+}  // namespace
+
+// The default kernel on both sides of its switch (kSplitFromTargets = 131072 targets); above
+// it only the first and last 384 targets are compared (the reference is O(targets x N)).
+TEST(NbodyGpu, DefaultKernelMatchesReferenceAcrossTheSwitch) {
+  TESSERA_REQUIRE_GPU();
+  for (std::int64_t n : {1, 31, 4096, 65537, 131073}) default_kernel_matches_cpu(n, 5e-5);
 }
 
 TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {

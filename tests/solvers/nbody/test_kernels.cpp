@@ -128,7 +128,7 @@ TEST(NbodyKernelConfig, AutomaticShapesAreValidAndSensible) {
   EXPECT_EQ(small.bodies_per_thread, 1);
   EXPECT_GT(small.split, 1);
   EXPECT_GE(4096 / (small.group * small.bodies_per_thread), 128);  // blocks cover the SMs
-  const KernelConfig large = resolve_config({}, 1 << 20, 1 << 20, 132, false);
+  const KernelConfig large = resolve_config({KernelVariant::tiled}, 1 << 20, 1 << 20, 132, false);
   EXPECT_EQ(large.bodies_per_thread, 4);
   EXPECT_EQ(large.split, 1);
   // Requests are kept; impossible ones refused.
@@ -143,7 +143,69 @@ TEST(NbodyKernelConfig, AutomaticShapesAreValidAndSensible) {
   EXPECT_EQ(seed.group, 128);
   EXPECT_EQ(seed.split, 32);
   EXPECT_EQ(parse_kernel_variant("seed-naive"), KernelVariant::seed_naive);
+  EXPECT_EQ(parse_kernel_variant("auto"), KernelVariant::automatic);
   EXPECT_THROW(parse_kernel_variant("fast"), InputError);
+}
+
+// The default rule (kernel auto): the tiled kernel's automatic shape below 131072 targets, the
+// split kernel's measured winner (g256 b4 u8 m4) from there, in single precision; double
+// precision stays tiled. The rule is on the targets of the launch alone.
+TEST(NbodyKernelConfig, DefaultKernelBySize) {
+  const SplitShape& winner = split_shapes().front();
+  EXPECT_FALSE(winner.double_precision);
+  EXPECT_EQ(winner.threads, 256);
+  EXPECT_EQ(winner.bodies_per_thread, 4);
+  EXPECT_EQ(winner.unroll, 8);
+  EXPECT_EQ(winner.min_blocks, 4);
+  EXPECT_EQ(kSplitFromTargets, 131072);
+  EXPECT_EQ(KernelConfig{}.variant, KernelVariant::automatic);
+
+  const auto chosen = [](std::int64_t n, bool dp = false, int sm = 132) { return resolve_config({}, n, n, sm, dp); };
+  // H100 (132 SMs), the sizes measured on 2026-11-22 and the two sides of the switch.
+  EXPECT_EQ(chosen(4096).describe(), "tiled g32 s16 b1");
+  EXPECT_EQ(chosen(131071).variant, KernelVariant::tiled);
+  EXPECT_EQ(chosen(131071).describe(), "tiled g128 s2 b2");
+  EXPECT_EQ(chosen(131072).describe(), "split g256 s33 b4 u8 m4");
+  EXPECT_EQ(chosen(262144).describe(), "split g256 s18 b4 u8 m4");   // measured: 2067 G/s
+  EXPECT_EQ(chosen(1 << 20).describe(), "split g256 s5 b4 u8 m4");   // measured: 2064 G/s
+  for (std::int64_t n : {1, 31, 4096, 65537, 131071, 131072, 131073, 1 << 20}) {
+    const KernelConfig c = chosen(n);
+    EXPECT_EQ(c.variant, n >= 131072 ? KernelVariant::split : KernelVariant::tiled) << n;
+    EXPECT_EQ(c.describe(), resolve_config(default_kernel(n, false), n, n, 132, false).describe()) << n;
+    EXPECT_EQ(chosen(n, false, 80).variant, c.variant) << n;  // the switch does not scale with SMs
+    EXPECT_EQ(chosen(n, true).variant, KernelVariant::tiled) << n;
+    EXPECT_EQ(check_config(chosen(n, true), true), "") << n;
+  }
+  // Only the targets decide: a rank's 131072 bodies against a small block of sources.
+  EXPECT_EQ(resolve_config({}, 131072, 1000, 132, false).variant, KernelVariant::split);
+  EXPECT_EQ(resolve_config({}, 131071, 1 << 20, 132, false).variant, KernelVariant::tiled);
+  // auto takes no shape; an unresolved auto does not run.
+  EXPECT_THROW(resolve_config({KernelVariant::automatic, 128}, 4096, 4096, 132, false), std::invalid_argument);
+  EXPECT_THROW(resolve_config({KernelVariant::automatic, 0, 0, 0, 8}, 1 << 20, 1 << 20, 132, false),
+               std::invalid_argument);
+  EXPECT_NE(check_config(KernelConfig{}, false), "");
+}
+
+// The deck's [nbody.cuda] kernel: "auto" by default; the kernels by name; shape numbers without
+// a kernel keep the meaning they had before "auto" (a tiled shape); bad tiled shapes refused.
+TEST(NbodyParams, DeckKernelChoice) {
+  nt::TempDir dir;
+  const auto kernel_of = [&](const std::string& cuda) {
+    const auto d = nt::load_deck(dir / "k.toml", nt::deck_text(dir / "out", 1, "[nbody]\nn = 10\n" + cuda));
+    return read_params(d).kernel;
+  };
+  EXPECT_EQ(kernel_of("").variant, KernelVariant::automatic);
+  EXPECT_EQ(kernel_of("[nbody.cuda]\nkernel = \"auto\"\n").variant, KernelVariant::automatic);
+  EXPECT_EQ(kernel_of("[nbody.cuda]\nkernel = \"tiled\"\n").variant, KernelVariant::tiled);
+  EXPECT_EQ(kernel_of("[nbody.cuda]\nkernel = \"seed-atomic\"\n").variant, KernelVariant::seed_atomic);
+  const KernelConfig split = kernel_of("[nbody.cuda]\nkernel = \"split\"\nbodies_per_thread = 8\n");
+  EXPECT_EQ(split.variant, KernelVariant::split);
+  EXPECT_EQ(split.bodies_per_thread, 8);
+  const KernelConfig old = kernel_of("[nbody.cuda]\ngroup = 128\nbodies_per_thread = 2\n");
+  EXPECT_EQ(old.variant, KernelVariant::tiled);
+  EXPECT_EQ(old.group, 128);
+  EXPECT_THROW(kernel_of("[nbody.cuda]\nbodies_per_thread = 8\n"), InputError);  // tiled: 1, 2 or 4
+  EXPECT_THROW(kernel_of("[nbody.cuda]\nkernel = \"fast\"\n"), std::exception);  // the loader's collective error
 }
 
 // The split kernel: every compiled shape is accepted, a request picks the first compiled shape
@@ -209,6 +271,7 @@ TEST(NbodyKernelConfig, ShapesReadBackFromTheirDescription) {
   EXPECT_EQ(c.group, 0);
   EXPECT_EQ(parse_kernel_config("tiled g256 s1 b4").group, 256);
   EXPECT_EQ(parse_kernel_config("seed-atomic").variant, KernelVariant::seed_atomic);
+  EXPECT_EQ(parse_kernel_config("auto").describe(), "auto");
   EXPECT_THROW(parse_kernel_config("split:x3"), InputError);
   EXPECT_THROW(parse_kernel_config("split:b"), InputError);
   EXPECT_THROW(parse_kernel_config("fast:b2"), InputError);
