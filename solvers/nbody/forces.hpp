@@ -58,10 +58,11 @@ KernelConfig parse_kernel_config(std::string_view text);
 // The default rule, on the targets of one launch (a rank's own bodies: N / P on P ranks, since
 // the ring's source blocks are the same size). Measured on an H100 (docs/nbody.md, "GPU
 // kernels"): at 4K bodies every split shape is slower than the tiled kernel's automatic shape
-// (1086 vs 1280 G interactions/s), at 256K and 1M the split kernel's first compiled shape
-// (g256 b4 u8 m4) is 7% and 13% faster. Double precision keeps the tiled kernel (its split
-// shapes are tested but not measured against it).
-inline constexpr std::int64_t kSplitFromTargets = 131072;
+// (1086 vs 1280 G interactions/s); the split kernel's first compiled shape (g256 b4 u8 m4) is
+// faster from 16K on (1871 vs 1671 at 16K, 1990 vs 1807 at 64K, 2016 vs 1900 at 128K, 7% and
+// 13% at 256K and 1M). Double precision keeps the tiled kernel (its split shapes are tested but
+// not measured against it).
+inline constexpr std::int64_t kSplitFromTargets = 16384;
 // The request `automatic` stands for: {tiled} or {split}, zeros to be filled by resolve_config.
 KernelConfig default_kernel(std::int64_t n_targets, bool double_precision);
 

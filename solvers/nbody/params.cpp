@@ -87,7 +87,7 @@ deck::Schema nbody_schema() {
       .default_value(1.0);
   s.table("nbody.cuda", "GPU kernel (0 = chosen from N and the GPU's SM count)")
       .choice("kernel",
-              "auto: tiled below 131072 bodies per rank, split from there (double precision: tiled; with group, "
+              "auto: tiled below 16384 bodies per rank, split from there (double precision: tiled; with group, "
               "split or bodies_per_thread set: tiled); tiled and split are tessera's kernels (deterministic), "
               "seed-naive and seed-atomic the seeds' baselines",
               {"auto", "tiled", "split", "seed-naive", "seed-atomic"})

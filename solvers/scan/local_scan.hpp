@@ -53,7 +53,8 @@ class LocalScan {
 template <class In, class Out>
 std::unique_ptr<LocalScan<In, Out>> make_local_scan(Variant variant, stream_t stream = nullptr);
 
-// auto -> lookback where the device runs the scan, cpu otherwise.
-Variant resolve_variant(Variant requested, Backend backend);
+// auto -> lookback where the device runs the scan (cub when `widening`: input and output types
+// of different sizes), cpu otherwise.
+Variant resolve_variant(Variant requested, Backend backend, bool widening = false);
 
 }  // namespace tessera::scan

@@ -17,7 +17,7 @@ deck::Schema scan_schema() {
               {"inclusive", "exclusive"})
       .default_value("inclusive")
       .choice("variant",
-              "algorithm: auto (cub on GPUs, the fastest measured; cpu otherwise), cpu (OpenMP), cpu-serial, the seed's hillis-steele, "
+              "algorithm: auto (lookback on GPUs, the fastest measured, cub when int32 accumulates into int64; cpu otherwise), cpu (OpenMP), cpu-serial, the seed's hillis-steele, "
               "blelloch and blelloch-padded, lookback (single pass), cub, thrust",
               variant_names())
       .default_value("auto")

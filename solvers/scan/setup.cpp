@@ -107,11 +107,11 @@ std::string InputSetup::describe() const {
 ScanSetup read_setup(comm::Context& ctx, const deck::Config& deck, Backend backend) {
   ScanSetup s;
   s.mode = parse_mode(deck.get_string("scan.mode"));
-  s.variant = resolve_variant(parse_variant(deck.get_string("scan.variant")), backend);
-  if (!is_host_variant(s.variant) && backend != Backend::cuda)
+  const Variant requested = parse_variant(deck.get_string("scan.variant"));
+  if (requested != Variant::automatic && !is_host_variant(requested) && backend != Backend::cuda)
     throw InputError(fmt::format("{}: variant \"{}\" runs on a GPU, but this run's backend is {} "
                                  "(use run.backend = \"cuda\" on a GPU node, or variant \"cpu\")",
-                                 deck.where("scan.variant"), to_string(s.variant), tessera::to_string(backend)));
+                                 deck.where("scan.variant"), to_string(requested), tessera::to_string(backend)));
   const std::string& verify = deck.get_string("scan.verify");
   s.verify = verify == "none" ? VerifyMode::none : verify == "full" ? VerifyMode::full : VerifyMode::sample;
   s.verify_windows = static_cast<int>(deck.get_int("scan.verify_windows"));
@@ -139,6 +139,7 @@ ScanSetup read_setup(comm::Context& ctx, const deck::Config& deck, Backend backe
                                    deck.where("scan.accumulate"), to_string(s.input_type)));
     s.output_type = ValueType::int64;
   }
+  s.variant = resolve_variant(requested, backend, s.output_type != s.input_type);
   return s;
 }
 

@@ -2,7 +2,7 @@
 // kernel variant and several launch shapes (every compiled split shape, with splits 1, 3 and
 // the automatic one), at N = 1, 31, 4096, 65537 (single and double), each run twice with
 // bitwise equal results (the seed-atomic baseline excepted); the default kernel (auto) through
-// the cuda engine on both sides of its switch (N = 1 ... 131073: tiled below 131072 bodies,
+// the cuda engine on both sides of its switch (N = 1 ... 131073: tiled below 16384 bodies,
 // split from there), a subset of targets against the reference and the cpu kernel, bitwise
 // repeatable;
 // the ring on GPUs through each device transport against one GPU; and the solver on the cuda
@@ -242,11 +242,11 @@ void default_kernel_matches_cpu(std::int64_t n, double tol) {
 
 }  // namespace
 
-// The default kernel on both sides of its switch (kSplitFromTargets = 131072 targets); above
+// The default kernel on both sides of its switch (kSplitFromTargets = 16384 targets); above
 // it only the first and last 384 targets are compared (the reference is O(targets x N)).
 TEST(NbodyGpu, DefaultKernelMatchesReferenceAcrossTheSwitch) {
   TESSERA_REQUIRE_GPU();
-  for (std::int64_t n : {1, 31, 4096, 65537, 131073}) default_kernel_matches_cpu(n, 5e-5);
+  for (std::int64_t n : {1, 31, 4096, 16383, 16385, 131073}) default_kernel_matches_cpu(n, 5e-5);
 }
 
 TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {

@@ -147,7 +147,7 @@ TEST(NbodyKernelConfig, AutomaticShapesAreValidAndSensible) {
   EXPECT_THROW(parse_kernel_variant("fast"), InputError);
 }
 
-// The default rule (kernel auto): the tiled kernel's automatic shape below 131072 targets, the
+// The default rule (kernel auto): the tiled kernel's automatic shape below 16384 targets, the
 // split kernel's measured winner (g256 b4 u8 m4) from there, in single precision; double
 // precision stays tiled. The rule is on the targets of the launch alone.
 TEST(NbodyKernelConfig, DefaultKernelBySize) {
@@ -157,28 +157,28 @@ TEST(NbodyKernelConfig, DefaultKernelBySize) {
   EXPECT_EQ(winner.bodies_per_thread, 4);
   EXPECT_EQ(winner.unroll, 8);
   EXPECT_EQ(winner.min_blocks, 4);
-  EXPECT_EQ(kSplitFromTargets, 131072);
+  EXPECT_EQ(kSplitFromTargets, 16384);
   EXPECT_EQ(KernelConfig{}.variant, KernelVariant::automatic);
 
   const auto chosen = [](std::int64_t n, bool dp = false, int sm = 132) { return resolve_config({}, n, n, sm, dp); };
   // H100 (132 SMs), the sizes measured on 2026-11-22 and the two sides of the switch.
   EXPECT_EQ(chosen(4096).describe(), "tiled g32 s16 b1");
-  EXPECT_EQ(chosen(131071).variant, KernelVariant::tiled);
-  EXPECT_EQ(chosen(131071).describe(), "tiled g128 s2 b2");
+  EXPECT_EQ(chosen(16383).variant, KernelVariant::tiled);
+  EXPECT_EQ(chosen(16384).variant, KernelVariant::split);
   EXPECT_EQ(chosen(131072).describe(), "split g256 s33 b4 u8 m4");
   EXPECT_EQ(chosen(262144).describe(), "split g256 s18 b4 u8 m4");   // measured: 2067 G/s
   EXPECT_EQ(chosen(1 << 20).describe(), "split g256 s5 b4 u8 m4");   // measured: 2064 G/s
-  for (std::int64_t n : {1, 31, 4096, 65537, 131071, 131072, 131073, 1 << 20}) {
+  for (std::int64_t n : {1, 31, 4096, 16383, 16384, 65537, 131072, 1 << 20}) {
     const KernelConfig c = chosen(n);
-    EXPECT_EQ(c.variant, n >= 131072 ? KernelVariant::split : KernelVariant::tiled) << n;
+    EXPECT_EQ(c.variant, n >= kSplitFromTargets ? KernelVariant::split : KernelVariant::tiled) << n;
     EXPECT_EQ(c.describe(), resolve_config(default_kernel(n, false), n, n, 132, false).describe()) << n;
     EXPECT_EQ(chosen(n, false, 80).variant, c.variant) << n;  // the switch does not scale with SMs
     EXPECT_EQ(chosen(n, true).variant, KernelVariant::tiled) << n;
     EXPECT_EQ(check_config(chosen(n, true), true), "") << n;
   }
-  // Only the targets decide: a rank's 131072 bodies against a small block of sources.
-  EXPECT_EQ(resolve_config({}, 131072, 1000, 132, false).variant, KernelVariant::split);
-  EXPECT_EQ(resolve_config({}, 131071, 1 << 20, 132, false).variant, KernelVariant::tiled);
+  // Only the targets decide: a rank's 16384 bodies against a small block of sources.
+  EXPECT_EQ(resolve_config({}, 16384, 1000, 132, false).variant, KernelVariant::split);
+  EXPECT_EQ(resolve_config({}, 16383, 1 << 20, 132, false).variant, KernelVariant::tiled);
   // auto takes no shape; an unresolved auto does not run.
   EXPECT_THROW(resolve_config({KernelVariant::automatic, 128}, 4096, 4096, 132, false), std::invalid_argument);
   EXPECT_THROW(resolve_config({KernelVariant::automatic, 0, 0, 0, 8}, 1 << 20, 1 << 20, 132, false),

@@ -112,7 +112,9 @@ TEST(HostScanEdges, DeviceVariantWithoutCudaIsAClearError) {
 
 TEST(HostScanEdges, ResolveAuto) {
   EXPECT_EQ(resolve_variant(Variant::automatic, Backend::cpu), Variant::cpu);
-  EXPECT_EQ(resolve_variant(Variant::automatic, Backend::cuda), Variant::cub);
+  EXPECT_EQ(resolve_variant(Variant::automatic, Backend::cuda), Variant::lookback);
+  EXPECT_EQ(resolve_variant(Variant::automatic, Backend::cuda, true), Variant::cub);  // int32 -> int64
+  EXPECT_EQ(resolve_variant(Variant::automatic, Backend::cpu, true), Variant::cpu);
   EXPECT_EQ(resolve_variant(Variant::cub, Backend::cuda), Variant::cub);
   for (const auto& name : variant_names()) EXPECT_EQ(to_string(parse_variant(name)), name);
 }
