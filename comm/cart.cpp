@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "core/error.hpp"
@@ -25,7 +26,7 @@ void check_global(const Index3& global) {
 }
 
 // Fills zero entries of `dims` with MPI_Dims_create and checks that the product is `ranks`.
-std::array<int, 3> resolve_dims(std::array<int, 3> dims, int ranks) {
+std::array<int, 3> resolve_dims(std::array<int, 3> dims, int ranks, const Index3& global) {
   const auto shown = fmt::format("{}x{}x{}", dims[0], dims[1], dims[2]);
   long long fixed = 1;
   bool any_free = false;
@@ -46,16 +47,39 @@ std::array<int, 3> resolve_dims(std::array<int, 3> dims, int ranks) {
     const std::array<int, 3> fixed_dims = dims;
     TESSERA_MPI_CHECK(MPI_Dims_create(ranks, 3, dims.data()));
     // MPI gives the free entries in non-increasing order from x; put the most ranks on the
-    // slowest free axis instead (z, then y). Arrays are x-fastest, so a cut across z or y
-    // leaves contiguous rows on both sides: coalesced faces and an interior that keeps whole
-    // rows, where a cut across x gives strided faces.
-    std::vector<int> chosen;
+    // slowest free axis instead (z, then y) where the grid has the cells for it. Arrays are
+    // x-fastest, so a cut across z or y leaves contiguous rows on both sides: coalesced faces
+    // and an interior that keeps whole rows, where a cut across x gives strided faces.
+    std::vector<int> factors;
     for (int a = 0; a < 3; ++a)
-      if (fixed_dims[a] == 0) chosen.push_back(dims[a]);
-    std::sort(chosen.begin(), chosen.end());
-    std::size_t next = 0;
-    for (int a = 0; a < 3; ++a)
-      if (fixed_dims[a] == 0) dims[a] = chosen[next++];
+      if (fixed_dims[a] == 0) factors.push_back(dims[a]);
+    std::sort(factors.begin(), factors.end());
+    const auto place = [&](const std::vector<int>& order) {
+      std::array<int, 3> out = fixed_dims;
+      std::size_t next = 0;
+      for (int a = 0; a < 3; ++a)
+        if (fixed_dims[a] == 0) out[a] = order[next++];
+      return out;
+    };
+    const auto fits = [&](const std::array<int, 3>& d) {
+      for (int a = 0; a < 3; ++a)
+        if (global[a] < d[a]) return false;
+      return true;
+    };
+    // Permutations from the most ranks on z down (descending z, then y, then x); the first
+    // that fits wins. If none fits, MPI's own order stays and the caller reports the axis.
+    std::vector<std::array<int, 3>> options;
+    do {
+      options.push_back(place(factors));
+    } while (std::next_permutation(factors.begin(), factors.end()));
+    std::sort(options.begin(), options.end(), [](const auto& a, const auto& b) {
+      return std::tie(a[2], a[1], a[0]) > std::tie(b[2], b[1], b[0]);
+    });
+    for (const auto& option : options)
+      if (fits(option)) {
+        dims = option;
+        break;
+      }
   }
   if (static_cast<long long>(dims[0]) * dims[1] * dims[2] != ranks) throw mismatch();
   return dims;
@@ -67,7 +91,7 @@ CartDecomposition::CartDecomposition(Context& ctx, Index3 global, std::array<int
                                      std::array<bool, 3> periodic)
     : ctx_(&ctx), global_(global), periodic_(periodic) {
   check_global(global);
-  dims_ = resolve_dims(dims, ctx.size());
+  dims_ = resolve_dims(dims, ctx.size(), global_);
   const bool chosen = dims[0] == 0 || dims[1] == 0 || dims[2] == 0;
   for (int a = 0; a < 3; ++a)
     if (global_[a] < dims_[a])

@@ -14,7 +14,8 @@ using Index3 = std::array<std::int64_t, 3>;
 class CartDecomposition {
  public:
   // dims[a] == 0 lets MPI_Dims_create choose how many ranks, the most on the slowest free
-  // axis (z, then y: whole x rows on both sides of a cut); the product must equal ctx.size(). Throws
+  // axis with the cells for them (z, then y: whole x rows on both sides of a cut); the product
+  // must equal ctx.size(). Throws
   // InputError when dims do not fit the rank count or an axis has fewer cells than ranks.
   CartDecomposition(Context& ctx, Index3 global, std::array<int, 3> dims, std::array<bool, 3> periodic);
   ~CartDecomposition();

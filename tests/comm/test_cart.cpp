@@ -147,6 +147,13 @@ TEST(Cart, ZeroDimsAreChosenByMpi) {
     check_decomposition(ctx, d);
   }
   {
+    // Too few cells on z for the largest factor: it goes to the next slowest axis that has them.
+    const comm::CartDecomposition d(ctx, {4, 3, 2}, {0, 0, 0}, {false, false, false});
+    if (p == 3) EXPECT_EQ(d.dims(), (std::array<int, 3>{1, 3, 1}));
+    if (p == 4) EXPECT_EQ(d.dims(), (std::array<int, 3>{1, 2, 2}));
+    check_decomposition(ctx, d);
+  }
+  {
     const comm::CartDecomposition d(ctx, {13, 11, 9}, {1, 0, 1}, {false, true, false});
     EXPECT_EQ(d.dims(), (std::array<int, 3>{1, p, 1}));
     check_decomposition(ctx, d);

@@ -90,7 +90,7 @@ import glob, sys, h5py
 snaps = sorted(glob.glob(sys.argv[1] + "/snapshot_*.h5"))
 with h5py.File(snaps[-1]) as f:
     t = float(f["Header"].attrs["Time"])
-assert abs(t - 100.0) < 1e-6, t
+assert abs(t - 300.0) < 1e-6, t
 print(f"ok: time limit -> checkpoint -> resubmitted job reached t = {t}")
 PY
 echo "all slurm job-script checks passed"
