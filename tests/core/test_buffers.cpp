@@ -1,5 +1,5 @@
-// RAII buffers: ownership moves, sizes are checked, data round-trips; device buffers on a GPU,
-// a clear CudaError where there is none.
+// RAII buffers and streams: ownership moves, sizes are checked, data round-trips; device
+// buffers on a GPU, a clear CudaError where there is none; stream priorities.
 #include <gtest/gtest.h>
 
 #include <numeric>
@@ -10,6 +10,7 @@
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
+#include "core/stream.hpp"
 
 using namespace tessera;
 
@@ -88,5 +89,22 @@ TEST(CudaCheck, ThrowsWithCallFileAndLine) {
     EXPECT_NE(m.find("cudaErrorInvalidValue"), std::string::npos) << m;
     EXPECT_NE(m.find("test_buffers.cpp:"), std::string::npos) << m;
   }
+}
+#endif
+
+#if defined(TESSERA_HAVE_CUDA)
+// Communication streams run at the device's highest priority, compute streams at the lowest
+// (core/stream.hpp): the overlap of halo and ring transfers depends on it.
+TEST(Stream, HighPriorityIsTheDevicesMostUrgent) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device visible (gpu test)";
+  int least = 0, greatest = 0;
+  TESSERA_CUDA_CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+  const Stream high(StreamPriority::high), normal;
+  int p_high = 0, p_normal = 0;
+  TESSERA_CUDA_CHECK(cudaStreamGetPriority(high.get(), &p_high));
+  TESSERA_CUDA_CHECK(cudaStreamGetPriority(normal.get(), &p_normal));
+  EXPECT_EQ(p_high, greatest);
+  EXPECT_EQ(p_normal, least);
+  EXPECT_LT(greatest, least) << "this device offers no stream priorities";
 }
 #endif

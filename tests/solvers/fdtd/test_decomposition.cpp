@@ -176,6 +176,33 @@ TEST(FdtdDecomposition, EveryRankGridMatchesTheSerialRunBitwise) {
 }
 
 // The comparison above can fail: a different seed for the initial fields gives other bits.
+// Which ghosts arrive late (and so split the update into interior and shell): only those
+// another rank fills. A periodic axis a rank spans alone is wrapped before the update; a wall
+// has no ghost to wait for. (Every rank must still take part in an exchange it only sends in.)
+TEST(FdtdDecomposition, OnlyGhostsFromAnotherRankArriveLate) {
+  auto& ctx = context();
+  const int p = ctx.size();
+  auto transport = comm::make_transport(ctx, Backend::cpu, "auto").transport;
+  // x periodic (one rank along it), y a wall, z cut into p ranks and periodic.
+  comm::CartDecomposition decomp(ctx, {8, 6, 4 * p}, {1, 1, p}, {true, false, true});
+  auto ghosts = make_halo_ghosts(decomp, *transport, make_layout(decomp.local_size()));
+  const std::array<bool, 3> late_e = ghosts->filled_late(HalfStep::e_for_h);
+  const std::array<bool, 3> late_h = ghosts->filled_late(HalfStep::h_for_e);
+  EXPECT_FALSE(late_e[0]);  // x: wrapped on this rank
+  EXPECT_FALSE(late_h[0]);
+  EXPECT_FALSE(late_e[1]);  // y: walls
+  EXPECT_FALSE(late_h[1]);
+  EXPECT_EQ(late_e[2], p > 1);  // z: a neighbour on both sides when p > 1, itself when p == 1
+  EXPECT_EQ(late_h[2], p > 1);
+
+  // z non-periodic: the top rank's high ghost and the bottom rank's low ghost lie beyond walls.
+  comm::CartDecomposition walls(ctx, {8, 6, 4 * p}, {1, 1, p}, {false, false, false});
+  auto wall_ghosts = make_halo_ghosts(walls, *transport, make_layout(walls.local_size()));
+  const int z = walls.coords()[2];
+  EXPECT_EQ(wall_ghosts->filled_late(HalfStep::e_for_h)[2], z < p - 1);
+  EXPECT_EQ(wall_ghosts->filled_late(HalfStep::h_for_e)[2], z > 0);
+}
+
 TEST(FdtdDecomposition, TheComparisonCanFail) {
   const Model m = random_model(5);
   auto a = make_serial_stepper(m), b = make_serial_stepper(m);
