@@ -147,6 +147,25 @@ Selection selection_1d(std::int64_t offset, std::int64_t count, std::int64_t glo
   return s;
 }
 
+Selection selection_rows(std::int64_t offset, std::int64_t count, std::int64_t columns, std::int64_t global) {
+  Selection s;
+  if (global >= 0) s.global = {static_cast<hsize_t>(global), static_cast<hsize_t>(columns)};
+  s.start = {static_cast<hsize_t>(offset), 0};
+  s.count = {static_cast<hsize_t>(count), static_cast<hsize_t>(columns)};
+  s.mem_dims = s.count;
+  s.mem_start = {0, 0};
+  return s;
+}
+
+std::int64_t rows_of(const Group& g, std::string_view name, std::int64_t columns) {
+  const Dataset d = g.open_dataset(name);  // InputError naming it when missing
+  const std::vector<std::int64_t> extent = d.extent();
+  if (extent.size() != 2 || extent[1] != columns)
+    throw InputError(fmt::format("dataset {} in {} has extent {}, expected (N, {})", d.name(), d.file_name(),
+                                 dims_text(std::vector<hsize_t>(extent.begin(), extent.end())), columns));
+  return extent[0];
+}
+
 Selection selection_3d(const Box3& box, const Strided3& mem, const Index3& chunk) {
   // File and memory spaces are slowest first: (z, y, x).
   auto zyx = [](const Index3& v) {

@@ -12,6 +12,7 @@
 // (overwriting the data) and refuses otherwise.
 #include <cstdint>
 #include <span>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -47,6 +48,10 @@ void read_selection(const Group& g, std::string_view name, ElementType type, voi
                     Selection sel);
 Selection selection_1d(std::int64_t offset, std::int64_t count, std::int64_t global, std::int64_t chunk);
 Selection selection_3d(const Box3& box, const Strided3& mem, const Index3& chunk);
+// Rows [offset, offset + count) of a (global, columns) dataset; global < 0: the file's.
+Selection selection_rows(std::int64_t offset, std::int64_t count, std::int64_t columns, std::int64_t global);
+// The number of rows of dataset `name`, after checking it is (N, columns): InputError otherwise.
+std::int64_t rows_of(const Group& g, std::string_view name, std::int64_t columns);
 }  // namespace detail
 
 // ---- 1D -----------------------------------------------------------------------------------
@@ -73,6 +78,39 @@ template <class T>
 std::vector<T> read_1d(const Group& g, std::string_view name, std::int64_t offset, std::int64_t count) {
   std::vector<T> out(static_cast<std::size_t>(count > 0 ? count : 0));
   read_1d_into<T>(g, name, offset, out);
+  return out;
+}
+
+// ---- rows: (N, C) datasets, a block of whole rows per rank ---------------------------------
+// For per-item vectors such as particle Coordinates (C = 3). `local` holds its rows one after
+// the other (row-major), so local.size() must be a multiple of `columns`.
+
+template <class T>
+Dataset write_rows(const Group& g, std::string_view name, std::type_identity_t<std::span<const T>> local,
+                   std::int64_t columns, std::int64_t global_row_offset, std::int64_t global_rows) {
+  const auto rows = columns > 0 ? static_cast<std::int64_t>(local.size()) / columns : 0;
+  if (rows * columns != static_cast<std::int64_t>(local.size()))
+    throw std::invalid_argument("write_rows: the local buffer is not a whole number of rows");
+  return detail::write_selection(g, name, element_type_of<T>(), local.data(), local.size(),
+                                 detail::selection_rows(global_row_offset, rows, columns, global_rows));
+}
+
+// Rows [row_offset, row_offset + out.size() / columns) into `out`. The dataset must be
+// (N, columns) of exactly T (InputError naming it otherwise) and hold those rows.
+template <class T>
+void read_rows_into(const Group& g, std::string_view name, std::int64_t row_offset, std::int64_t columns,
+                    std::type_identity_t<std::span<T>> out) {
+  const std::int64_t total = detail::rows_of(g, name, columns);
+  const auto rows = static_cast<std::int64_t>(out.size()) / columns;
+  detail::read_selection(g, name, element_type_of<T>(), out.data(), out.size(),
+                         detail::selection_rows(row_offset, rows, columns, total));
+}
+
+template <class T>
+std::vector<T> read_rows(const Group& g, std::string_view name, std::int64_t row_offset, std::int64_t row_count,
+                         std::int64_t columns) {
+  std::vector<T> out(static_cast<std::size_t>(row_count > 0 ? row_count * columns : 0));
+  read_rows_into<T>(g, name, row_offset, columns, out);
   return out;
 }
 

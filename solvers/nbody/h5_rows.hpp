@@ -1,7 +1,7 @@
 #pragma once
-// (N, 3) datasets (GADGET's Coordinates, Velocities), which io/ has no helper for: built on
-// io's generic collective selection, one hyperslab of rows per rank. Also 1D reads that
-// accept whatever numeric type another code wrote (ParticleIDs as uint32 or uint64, ...).
+// The snapshot's (N, 3) datasets (GADGET's Coordinates, Velocities) through io's row blocks,
+// and reads that accept whatever numeric type another code wrote (float32 or float64
+// coordinates, ParticleIDs as uint32 or uint64, ...).
 #include <cstdint>
 #include <span>
 #include <string_view>

@@ -1,6 +1,6 @@
 // Distributed 1D datasets: every element type, written on P ranks with an uneven partition
 // and read back with every partition over Q = 1..4 readers (simulated on the P ranks), plus
-// ranks that hold nothing.
+// ranks that hold nothing; and (N, C) row blocks.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -120,6 +120,37 @@ TEST(Distributed1DEdge, RewritingAnExistingDatasetOverwritesIt) {
   }
   File f = File::open(ctx, dir / "c.h5");
   expect_readable_by_any_partition<float>(f.root(), "x", n, 2);
+}
+
+// (N, 3) row blocks (particle coordinates): written on P ranks with an uneven partition of the
+// rows, read back by every rank in any row range; a dataset of another width is refused.
+TEST(DistributedRows, RowBlocksRoundTripAndTheWidthIsChecked) {
+  auto& ctx = context();
+  test::TempDir dir(ctx);
+  const std::int64_t rows = 337, columns = 3;
+  const Range mine = uneven_range(rows, ctx.size(), ctx.rank());
+  {
+    File f = File::create(ctx, dir / "r.h5");
+    const auto local = values<double>(21, {mine.begin * columns, mine.count * columns});
+    write_rows<double>(f.root(), "PartType1/Coordinates", local, columns, mine.begin, rows);
+    write_1d<double>(f.root(), "flat", local, mine.begin * columns, rows * columns);
+  }
+  File f = File::open(ctx, dir / "r.h5");
+  EXPECT_EQ(dataset_extent(f.root(), "PartType1/Coordinates"), (std::vector<std::int64_t>{rows, columns}));
+  for (int q_total = 1; q_total <= 4; ++q_total) {
+    const Range r = block_range(rows, q_total, ctx.rank() % q_total);
+    const std::vector<double> got = read_rows<double>(f.root(), "PartType1/Coordinates", r.begin, r.count, columns);
+    const std::vector<double> want = values<double>(21, {r.begin * columns, r.count * columns});
+    ASSERT_EQ(got, want) << "rows " << r.begin << " + " << r.count;
+  }
+  const std::string wide = test::thrown_message<InputError>(
+      [&] { (void)read_rows<double>(f.root(), "PartType1/Coordinates", 0, 1, 4); });
+  TESSERA_EXPECT_CONTAINS(wide, "expected (N, 4)");
+  const std::string flat = test::thrown_message<InputError>([&] { (void)read_rows<double>(f.root(), "flat", 0, 1, 3); });
+  TESSERA_EXPECT_CONTAINS(flat, "has extent [1011]");
+  const std::string beyond = test::thrown_message<InputError>(
+      [&] { (void)read_rows<double>(f.root(), "PartType1/Coordinates", rows - 1, 2, columns); });
+  TESSERA_EXPECT_CONTAINS(beyond, "global extent");
 }
 
 TEST(Distributed1DEdge, StringDatasetsRoundTrip) {
