@@ -124,13 +124,7 @@ double time_kernel(comm::Context& ctx, std::int64_t n, const KernelConfig& confi
   fill_device_bytes(v.data(), 0, v.bytes());
   fill_device_bytes(a.data(), 0, a.bytes());
   Stream stream;
-  ForceArgs<T> f;
-  f.targets = x.data();
-  f.n_targets = n;
-  f.sources = x.data();
-  f.n_sources = n;
-  f.acc = a.data();
-  f.eps2 = softening2<T>(kEps);
+  ForceArgs<T> f = self_pass<T>(x.data(), n, a.data(), softening2<T>(kEps));
   f.partials = partials.data();
   f.partials_capacity = static_cast<std::int64_t>(partials.size());
   const int calls = calls_for(n);
@@ -380,13 +374,7 @@ BenchReport run_nbody_bench(comm::Context& ctx, const BenchOptions& o) {
     report.device = fmt::format("CPU, {} OpenMP thread(s) per rank", cpu_threads);
     for (std::int64_t n : o.quick ? std::vector<std::int64_t>{1024} : std::vector<std::int64_t>{1024, 4096}) {
       std::vector<Vec4<float>> x = random_bodies<float>(n, 11), a(static_cast<std::size_t>(n));
-      ForceArgs<float> f;
-      f.targets = x.data();
-      f.n_targets = n;
-      f.sources = x.data();
-      f.n_sources = n;
-      f.acc = a.data();
-      f.eps2 = softening2<float>(kEps);
+      const ForceArgs<float> f = self_pass<float>(x.data(), n, a.data(), softening2<float>(kEps));
       const double t = time_calls(
           ctx, std::min(o.repeat, 5), 1, [&] { forces_cpu<float>(f, cpu_threads); }, [] {});
       report.rows.push_back(rate_row("cpu (OpenMP)", n, t, 0, fmt::format("{} thread(s)", cpu_threads)));

@@ -100,6 +100,18 @@ struct ForceArgs {
   std::int64_t partials_capacity = 0;
 };
 
+// One pass of n bodies on themselves (targets = sources = x), forces into `acc`; the other
+// fields keep their defaults for the caller to set.
+template <class T>
+ForceArgs<T> self_pass(const Vec4<T>* x, std::int64_t n, Vec4<T>* acc, T eps2) {
+  ForceArgs<T> f;
+  f.targets = f.sources = x;
+  f.n_targets = f.n_sources = n;
+  f.acc = acc;
+  f.eps2 = eps2;
+  return f;
+}
+
 // OpenMP reference, `threads` threads (the caller shares cores between node-local ranks).
 template <class T>
 void forces_cpu(const ForceArgs<T>& a, int threads);

@@ -66,15 +66,9 @@ template <class T>
 void run_pass(const DeviceBuffer<Vec4<T>>& x, DeviceBuffer<Vec4<T>>& acc, std::int64_t n, const KernelConfig& c,
               bool potential, double G, double eps) {
   DeviceBuffer<Vec4<T>> partials(partials_needed(c, n));
-  ForceArgs<T> f;
-  f.targets = x.data();
-  f.n_targets = n;
-  f.sources = x.data();
-  f.n_sources = n;
-  f.acc = acc.data();
+  ForceArgs<T> f = self_pass<T>(x.data(), n, acc.data(), softening2<T>(eps));
   f.potential = potential;
   f.G = T(G);
-  f.eps2 = softening2<T>(eps);
   f.partials = partials.data();
   f.partials_capacity = static_cast<std::int64_t>(partials.size());
   forces_cuda<T>(f, c, nullptr);
@@ -265,13 +259,7 @@ TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {
   for (KernelConfig c : {KernelConfig{KernelVariant::tiled, 64, 4, 2}, KernelConfig{KernelVariant::seed_atomic, 128, 4, 1},
                          KernelConfig{KernelVariant::split, sd.threads, 3, sd.bodies_per_thread, sd.unroll, sd.min_blocks},
                          KernelConfig{KernelVariant::split, sd.threads, 1, sd.bodies_per_thread, sd.unroll, sd.min_blocks}}) {
-    ForceArgs<double> f;
-    f.targets = dx.data();
-    f.n_targets = n;
-    f.sources = dx.data();
-    f.n_sources = n;
-    f.acc = whole.data();
-    f.eps2 = 1e-4;
+    ForceArgs<double> f = self_pass<double>(dx.data(), n, whole.data(), 1e-4);
     f.partials = partials.data();
     f.partials_capacity = 3 * n;
     forces_cuda<double>(f, c, nullptr);
@@ -304,13 +292,7 @@ TEST(NbodyGpu, SplitKernelRefusesATooSmallWorkspace) {
   DeviceBuffer<Vec4<float>> x(n), a(n), partials(2 * n);
   fill_device_bytes(x.data(), 0, x.bytes());
   const KernelConfig c = resolve_config({KernelVariant::split, 0, 3}, n, n, device_sm_count(), false);
-  ForceArgs<float> f;
-  f.targets = x.data();
-  f.n_targets = n;
-  f.sources = x.data();
-  f.n_sources = n;
-  f.acc = a.data();
-  f.eps2 = 1e-4f;
+  ForceArgs<float> f = self_pass<float>(x.data(), n, a.data(), 1e-4f);
   EXPECT_THROW(forces_cuda<float>(f, c, nullptr), std::invalid_argument);  // none
   f.partials = partials.data();
   f.partials_capacity = 2 * n;

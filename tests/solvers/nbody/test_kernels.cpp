@@ -24,15 +24,9 @@ namespace {
 template <class T>
 ForceArgs<T> self_args(const std::vector<Vec4<T>>& x, std::vector<Vec4<T>>& acc, double G, double eps,
                        bool potential) {
-  ForceArgs<T> f;
-  f.targets = x.data();
-  f.n_targets = static_cast<std::int64_t>(x.size());
-  f.sources = x.data();
-  f.n_sources = f.n_targets;
-  f.acc = acc.data();
+  ForceArgs<T> f = self_pass<T>(x.data(), static_cast<std::int64_t>(x.size()), acc.data(), softening2<T>(eps));
   f.potential = potential;
   f.G = T(G);
-  f.eps2 = softening2<T>(eps);
   return f;
 }
 
