@@ -18,8 +18,8 @@ std::string_view to_string(Algorithm a);
 Algorithm parse_algorithm(std::string_view text);  // throws std::invalid_argument
 std::vector<std::string> algorithm_names();
 
-// Beamer's switch: top-down -> bottom-up when the frontier's edges exceed the unexplored
-// edges / alpha; bottom-up -> top-down when the frontier has fewer than n / beta vertices.
+// Beamer's switch: top-down -> bottom-up when the frontier grows and its edges exceed the
+// unexplored edges / alpha; bottom-up -> top-down when it shrinks below n / beta vertices.
 struct DirectionPolicy {
   double alpha = 14.0;
   double beta = 24.0;

@@ -72,12 +72,13 @@ class SearchKernels {
   // Top-down over the frontier queue: owned neighbours are claimed into the next queue,
   // others are written to the send regions. This rank's row: found, edges, pairs per rank.
   virtual void top_down(int level) = 0;
-  // Claims the `count` received pairs like owned discoveries (appended to the next queue).
-  // This rank's row: found and edges of these claims only.
-  virtual void apply_received(int level, std::int64_t count) = 0;
-  // The same for the eager pairs: from each rank r, min(its count for this rank in the
-  // (allgathered) level table, eager_capacity()) pairs.
+  // Claims the eager pairs like owned discoveries (appended to the next queue): from each
+  // rank r, min(its count for this rank in the (allgathered) level table, eager_capacity())
+  // pairs. This rank's row: found and edges of these claims only.
   virtual void apply_eager(int level) = 0;
+  // The same for `count` received pairs (those the eager messages did not carry), after
+  // apply_eager of the same level: found and edges are added to the row's.
+  virtual void apply_received(int level, std::int64_t count) = 0;
   // The next queue, holding `count` vertices, becomes the frontier.
   virtual void swap_queues(std::int64_t count) = 0;
 

@@ -95,8 +95,8 @@ class CpuKernels final : public SearchKernels {
         edges += g_.degree(w);
       }
     }
-    row_[kRowFound] = found;
-    row_[kRowEdges] = edges;
+    row_[kRowFound] += found;  // after apply_eager's claims of the same level
+    row_[kRowEdges] += edges;
   }
 
   void apply_eager(int level) override {

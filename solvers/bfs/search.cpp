@@ -109,38 +109,44 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
   const Algorithm alg = options_.algorithm;
   bool bottom_up = alg == Algorithm::bottom_up;
   bool frontier_is_queue = true;
+  std::int64_t previous_vertices = 0;  // the frontier of the level before
   int level = 0;
   while (true) {
     if (alg == Algorithm::direction_optimizing) {
-      if (!bottom_up && static_cast<double>(frontier_edges) > static_cast<double>(unexplored_edges) / options_.policy.alpha)
+      // Beamer's rule: bottom-up while the frontier is growing and its edges outnumber the
+      // unexplored ones / alpha; top-down again once it shrinks below n / beta. (Without
+      // "growing", the tail of a search, where few edges are left unexplored, swept every
+      // vertex bottom-up for a frontier of a few thousand.)
+      const bool growing = frontier_vertices > previous_vertices;
+      if (!bottom_up && growing &&
+          static_cast<double>(frontier_edges) > static_cast<double>(unexplored_edges) / options_.policy.alpha)
         bottom_up = true;
-      else if (bottom_up && static_cast<double>(frontier_vertices) < n / options_.policy.beta)
+      else if (bottom_up && !growing && static_cast<double>(frontier_vertices) < n / options_.policy.beta)
         bottom_up = false;
     }
     prof.begin_level(level, bottom_up, frontier_vertices, frontier_edges);
     std::int64_t found = 0, edges = 0;  // over all ranks
     if (bottom_up) {
+      // Every rank's current words of the frontier bitmap, which a bottom-up level reads whole.
+      // (Only here: after a bottom-up level the words stay local until the next one needs them,
+      // and a top-down level after it never does.)
       if (frontier_is_queue) {
         k.queue_to_bitmap();
         prof.mark(LevelProfile::kKernels, k);
+      }
+      if (p > 1) {
         allgather_frontier();
         prof.mark(LevelProfile::kExchange, k);
       }
       k.bottom_up(level);
       prof.mark(LevelProfile::kKernels, k);
-      // The counts first: the host decides the next level while the new frontier travels.
       if (p > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), part);
       k.fetch_level_table();
-      if (p > 1 && !prof.on()) allgather_frontier();
       const std::span<const std::int64_t> table = k.wait_level_table();
       prof.mark(LevelProfile::kCounts, k);
       local_frontier = table[me * row + kRowFound];
       found = sum(table, kRowFound);
       edges = sum(table, kRowEdges);
-      if (p > 1 && prof.on()) {
-        allgather_frontier();
-        prof.mark(LevelProfile::kExchange, k);
-      }
       frontier_is_queue = false;
       ++r.bottom_up_levels;
     } else {
@@ -158,19 +164,16 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
         prof.mark(LevelProfile::kCounts, k);
       } else {
         // The counts and the first pairs of every region travel together; the owners claim
-        // those at once, reading the counts on their side, and one host wait sees both tables.
+        // those at once, reading the counts on their side, while the host reads them too. Only
+        // when some region held more than the eager messages carry do the rest follow (sizes
+        // from the table). One more allgather of the rows then gives the claims' totals.
         const EagerPairs eager{k.send_pairs(), k.eager_receive(), k.eager_capacity(), k.pair_bytes()};
         allgather_rows(ctx_, transport_, k.stream(), k.level_table(), part, &eager);
         k.fetch_level_table(0);
         prof.mark(LevelProfile::kExchange, k);
         k.apply_eager(level);
         prof.mark(LevelProfile::kKernels, k);
-        allgather_rows(ctx_, transport_, k.stream(), k.level_table(), part);
-        k.fetch_level_table(1);
         const std::span<const std::int64_t> sent = k.wait_level_table(0);
-        add(sent);
-        add(k.wait_level_table(1));
-        prof.mark(LevelProfile::kCounts, k);
         bool more = false;  // pairs that did not fit the eager messages (every rank sees the same)
         for (int q = 0; q < p && !more; ++q)
           for (int t = 0; t < p; ++t) more = more || (q != t && sent[q * row + kRowPairs + t] > eager.capacity);
@@ -181,15 +184,19 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
           prof.mark(LevelProfile::kExchange, k);
           k.apply_received(level, got);
           prof.mark(LevelProfile::kKernels, k);
-          add(level_counts());
-          prof.mark(LevelProfile::kCounts, k);
         }
+        allgather_rows(ctx_, transport_, k.stream(), k.level_table(), part);
+        k.fetch_level_table(1);
+        add(sent);
+        add(k.wait_level_table(1));
+        prof.mark(LevelProfile::kCounts, k);
       }
       k.swap_queues(queued);
       frontier_is_queue = true;
       ++r.top_down_levels;
     }
     if (found == 0) break;
+    previous_vertices = frontier_vertices;
     frontier_vertices = found;
     frontier_edges = edges;
     unexplored_edges -= frontier_edges;

@@ -13,9 +13,9 @@ deck::Schema schema() {
                            "baseline) or serial (cpu, one rank)",
               algorithm_names())
       .default_value("direction_optimizing")
-      .floating("alpha", "direction_optimizing: go bottom-up when the frontier's edges exceed the unexplored edges / alpha")
+      .floating("alpha", "direction_optimizing: go bottom-up when the frontier grows and its edges exceed the unexplored edges / alpha")
       .greater_than(0).default_value(14.0)
-      .floating("beta", "direction_optimizing: go back top-down when the frontier has fewer than vertices / beta vertices")
+      .floating("beta", "direction_optimizing: go back top-down when the frontier shrinks below vertices / beta vertices")
       .greater_than(0).default_value(24.0)
       .integer_array("roots", "the roots to search from (0-based vertex ids), one step each").min(0).optional()
       .boolean("graph500", "Graph500 mode: root_count random roots of degree >= 1, every search validated, TEPS "
