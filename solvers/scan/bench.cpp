@@ -339,18 +339,21 @@ void bench_single_gpu(const BenchOptions& o, BenchReport& report) {
   }
 }
 
-// Data resident on every rank's GPU: the distributed scan against P x one GPU alone.
+// Data resident on every rank's GPU: the distributed scan against P x one GPU alone, with the
+// block totals exchanged by host MPI (transport null) or on `transport` without leaving the GPU.
 void bench_distributed_variant(comm::Context& ctx, Variant v, std::int64_t n_local, DeviceArena& a, Stream& s,
-                               int repeat, BenchReport& report) {
+                               int repeat, BenchReport& report, comm::Transport* transport = nullptr) {
   auto local = make_local_scan<std::int32_t, std::int32_t>(v, s);
   const double single = time_collective(ctx, repeat, [&] {
     local->scan(a.input<std::int32_t>(), a.output<std::int32_t>(), n_local, Mode::inclusive, 0);
     local->synchronize();
   });
   std::vector<double> begin, exscan, finish;
+  bool on_device = false;
   const double dist = time_collective(ctx, repeat, [&] {
     const auto r = distributed_scan(ctx, *local, a.input<std::int32_t>(), a.output<std::int32_t>(), n_local,
-                                    Mode::inclusive);
+                                    Mode::inclusive, transport);
+    on_device = r.on_device;
     begin.push_back(r.times.begin);
     exscan.push_back(r.times.exscan);
     finish.push_back(r.times.finish);
@@ -359,13 +362,16 @@ void bench_distributed_variant(comm::Context& ctx, Variant v, std::int64_t n_loc
   const double rate = p * n_local / dist / 1e9;
   const double ideal = p * n_local / single / 1e9;
   const std::string size = size_text(n_local) + "/rank";
-  const std::string name = fmt::format("dist {} P={}", to_string(v), ctx.size());
+  const std::string name =
+      fmt::format("dist {} P={}{}", to_string(v), ctx.size(),
+                  on_device ? fmt::format(", totals on {}", comm::to_string(transport->kind())) : std::string());
   report.rows.push_back({name, size, dist, rate, "G elements/s", rate / ideal,
                          fmt::format("of P x one GPU ({:.1f} G/s); target >= 90%", ideal)});
   auto phase = [&](const char* what, std::vector<double>& t) {
     const double m = comm::allreduce(ctx, median(t), comm::Op::max);
     report.rows.push_back({fmt::format("  {} {}", name, what), size, m, 0, "", 0, "median, slowest rank"});
   };
+  if (on_device) return;  // one stream-ordered phase
   phase("begin", begin);
   phase("exscan+wait", exscan);
   phase("finish", finish);
@@ -396,6 +402,10 @@ void bench_distributed(comm::Context& ctx, const BenchOptions& o, BenchReport& r
   s.synchronize();
   for (Variant v : {Variant::lookback, Variant::cub, Variant::blelloch_padded})
     bench_distributed_variant(ctx, v, n_local, a, s, o.repeat, report);
+  // The look-back scan again with the totals exchanged on the device transport (what a run
+  // with a GPU transport does): no device sync and no host collective between the passes.
+  const comm::TransportChoice device = comm::make_transport(ctx, Backend::cuda, "auto");
+  bench_distributed_variant(ctx, Variant::lookback, n_local, a, s, o.repeat, report, device.transport.get());
   // The exchange alone: one 64-bit exscan between barriers.
   const double ex = time_collective(ctx, o.repeat, [&] { (void)comm::exscan(ctx, std::int64_t{ctx.rank() + 1}); });
   report.rows.push_back({fmt::format("exscan alone P={}", ctx.size()), "8 B/rank", ex, 0, "", 0, "comm::exscan, int64"});

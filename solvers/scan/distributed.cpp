@@ -1,12 +1,15 @@
 #include "solvers/scan/distributed.hpp"
 
 #include <type_traits>
+#include <vector>
 
 #include "comm/collectives.hpp"
 #include "core/timer.hpp"
 
 namespace tessera::scan {
 namespace {
+
+constexpr int kTagTotals = 701;
 
 // Integer totals are exchanged as uint64, whose sums wrap by definition (an int64 scan may wrap
 // too); the result is the same bits as the serial scan's.
@@ -18,11 +21,24 @@ Wide exscan_wide(comm::Context& ctx, Wide total) {
     return comm::exscan(ctx, total);
 }
 
+// Slot q of `totals` (device memory) from rank q, for every q, on the transport.
+template <class Wide>
+void allgather_totals(comm::Context& ctx, comm::Transport& transport, Wide* totals, stream_t stream) {
+  const int me = ctx.rank();
+  std::vector<comm::Message> sends, recvs;
+  for (int q = 0; q < ctx.size(); ++q) {
+    if (q == me) continue;
+    sends.push_back({totals + me, sizeof(Wide), q, kTagTotals});
+    recvs.push_back({totals + q, sizeof(Wide), q, kTagTotals});
+  }
+  transport.start(sends, recvs, stream)->finish();
+}
+
 }  // namespace
 
 template <class In, class Out>
 DistributedResult<In, Out> distributed_scan(comm::Context& ctx, LocalScan<In, Out>& local, const In* in, Out* out,
-                                            std::int64_t n_local, Mode mode) {
+                                            std::int64_t n_local, Mode mode, comm::Transport* transport) {
   DistributedResult<In, Out> result;
   HostTimer timer;
   if (ctx.size() == 1) {
@@ -33,6 +49,17 @@ DistributedResult<In, Out> distributed_scan(comm::Context& ctx, LocalScan<In, Ou
   }
   // The last rank's total is nobody's offset: it may skip the reduction some variants need.
   const bool need_total = ctx.rank() < ctx.size() - 1;
+  // The same on every rank: the transport is common, and so is the variant.
+  if (transport && transport->memory() == Memory::device && local.queued_offsets()) {
+    wide_t<Out>* totals = local.device_totals(ctx.size());
+    local.queued_begin(in, out, n_local, mode, ctx.rank(), need_total);
+    allgather_totals(ctx, *transport, totals, local.stream());
+    local.queued_finish();
+    local.synchronize();
+    result.times.finish = timer.seconds();
+    result.on_device = true;
+    return result;
+  }
   const wide_t<Out> total = local.begin(in, out, n_local, mode, need_total);
   result.times.begin = timer.seconds();
   timer.reset();
@@ -47,7 +74,7 @@ DistributedResult<In, Out> distributed_scan(comm::Context& ctx, LocalScan<In, Ou
 
 #define TESSERA_SCAN_INSTANTIATE(In, Out)                                                                     \
   template DistributedResult<In, Out> distributed_scan<In, Out>(comm::Context&, LocalScan<In, Out>&, const In*, \
-                                                                Out*, std::int64_t, Mode);
+                                                                Out*, std::int64_t, Mode, comm::Transport*);
 TESSERA_SCAN_FOR_EACH_PAIR(TESSERA_SCAN_INSTANTIATE)
 #undef TESSERA_SCAN_INSTANTIATE
 

@@ -20,8 +20,8 @@ namespace {
 template <class In, class Out>
 class Job final : public ScanJob {
  public:
-  Job(comm::Context& ctx, const ScanSetup& setup, stream_t stream)
-      : ctx_(ctx), setup_(setup), block_(block_range(setup.length, ctx.size(), ctx.rank())),
+  Job(comm::Context& ctx, comm::Transport& transport, const ScanSetup& setup, stream_t stream)
+      : ctx_(ctx), transport_(transport), setup_(setup), block_(block_range(setup.length, ctx.size(), ctx.rank())),
         local_(make_local_scan<In, Out>(setup.variant, stream)) {}
 
   Memory memory() const override { return local_->memory(); }
@@ -56,7 +56,7 @@ class Job final : public ScanJob {
   }
 
   PhaseTimes run() override {
-    const auto result = distributed_scan(ctx_, *local_, input(), output(), block_.count, setup_.mode);
+    const auto result = distributed_scan(ctx_, *local_, input(), output(), block_.count, setup_.mode, &transport_);
     has_result_ = true;
     return result.times;
   }
@@ -141,6 +141,7 @@ class Job final : public ScanJob {
   }
 
   comm::Context& ctx_;
+  comm::Transport& transport_;
   ScanSetup setup_;
   Range block_;
   std::unique_ptr<LocalScan<In, Out>> local_;
@@ -153,16 +154,17 @@ class Job final : public ScanJob {
 
 }  // namespace
 
-std::unique_ptr<ScanJob> make_job(comm::Context& ctx, const ScanSetup& s, stream_t stream) {
+std::unique_ptr<ScanJob> make_job(comm::Context& ctx, comm::Transport& transport, const ScanSetup& s,
+                                  stream_t stream) {
   using I32 = std::int32_t;
   using I64 = std::int64_t;
   switch (s.input_type) {
     case ValueType::int32:
-      if (s.output_type == ValueType::int64) return std::make_unique<Job<I32, I64>>(ctx, s, stream);
-      return std::make_unique<Job<I32, I32>>(ctx, s, stream);
-    case ValueType::int64: return std::make_unique<Job<I64, I64>>(ctx, s, stream);
-    case ValueType::float32: return std::make_unique<Job<float, float>>(ctx, s, stream);
-    case ValueType::float64: return std::make_unique<Job<double, double>>(ctx, s, stream);
+      if (s.output_type == ValueType::int64) return std::make_unique<Job<I32, I64>>(ctx, transport, s, stream);
+      return std::make_unique<Job<I32, I32>>(ctx, transport, s, stream);
+    case ValueType::int64: return std::make_unique<Job<I64, I64>>(ctx, transport, s, stream);
+    case ValueType::float32: return std::make_unique<Job<float, float>>(ctx, transport, s, stream);
+    case ValueType::float64: return std::make_unique<Job<double, double>>(ctx, transport, s, stream);
   }
   throw std::logic_error("make_job: unknown value type");
 }

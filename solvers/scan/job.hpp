@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "comm/context.hpp"
+#include "comm/transport.hpp"
 #include "core/stream.hpp"
 #include "io/h5_file.hpp"
 #include "solvers/scan/distributed.hpp"
@@ -38,6 +39,8 @@ class ScanJob {
   virtual Memory memory() const = 0;
 };
 
-std::unique_ptr<ScanJob> make_job(comm::Context& ctx, const ScanSetup& setup, stream_t stream);
+// `transport`: the run's, which the distributed scan may exchange the block totals on.
+std::unique_ptr<ScanJob> make_job(comm::Context& ctx, comm::Transport& transport, const ScanSetup& setup,
+                                  stream_t stream);
 
 }  // namespace tessera::scan

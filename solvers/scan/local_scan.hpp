@@ -12,6 +12,7 @@
 // 2^bits; in == out (in place) is allowed when In and Out are the same type.
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 
 #include "core/backend.hpp"
 #include "core/stream.hpp"
@@ -40,6 +41,22 @@ class LocalScan {
   // lookback/cub/thrust/cpu by seeding the scan itself after a reduction for the total.
   virtual Wide begin(const In* in, Out* out, std::int64_t n, Mode mode, bool need_total) = 0;
   virtual void finish(Wide offset) = 0;
+
+  // The same two phases without leaving the device, for variants whose scan can read its
+  // offset from device memory (lookback): queued_begin() queues the total of the block (0
+  // without need_total) into slot `rank` of device_totals(ranks) and returns at once; when work
+  // queued after it has filled the slots of the ranks before (the distributed scan exchanges
+  // them on a device transport), queued_finish() sums those on the device and scans with it.
+  virtual bool queued_offsets() const { return false; }
+  virtual Wide* device_totals(int ranks) {
+    (void)ranks;
+    throw std::logic_error("this scan variant takes its offset from the host");
+  }
+  virtual void queued_begin(const In* in, Out* out, std::int64_t n, Mode mode, int rank, bool need_total) {
+    (void)in, (void)out, (void)n, (void)mode, (void)rank, (void)need_total;
+    throw std::logic_error("this scan variant takes its offset from the host");
+  }
+  virtual void queued_finish() { throw std::logic_error("this scan variant takes its offset from the host"); }
 
   // Waits for everything queued (no-op on the host).
   virtual void synchronize() = 0;

@@ -31,7 +31,7 @@ class ScanSolver final : public Solver {
         deck_text_(run.deck.to_toml()),
         setup_(read_setup(run.ctx, run.deck, run.backend)),
         stream_(is_host_variant(setup_.variant) ? Stream::none() : Stream()),
-        job_(make_job(ctx_, setup_, stream_.get())) {}
+        job_(make_job(ctx_, run.transport, setup_, stream_.get())) {}
 
   void initialize() override {
     job_->load();

@@ -71,6 +71,33 @@ class DeviceLocalScan final : public LocalScan<In, Out> {
     return total_host_.data()[0];
   }
 
+  bool queued_offsets() const override {
+    return variant_ == Variant::lookback && candidate_.empty() && shape_threads_ == 0;
+  }
+
+  Wide* device_totals(int ranks) override {
+    if (totals_.size() < static_cast<std::size_t>(ranks)) totals_ = DeviceBuffer<Wide>(static_cast<std::size_t>(ranks));
+    return totals_.data();
+  }
+
+  void queued_begin(const In* in, Out* out, std::int64_t n, Mode mode, int rank, bool need_total) override {
+    if (!queued_offsets()) LocalScan<In, Out>::queued_begin(in, out, n, mode, rank, need_total);
+    in_ = in;
+    out_ = out;
+    n_ = n;
+    mode_ = mode;
+    rank_ = rank;
+    Wide* slot = totals_.data() + rank;
+    if (need_total) gpu::reduce_sum<In, Wide>(in, n, slot, reduce_, stream_);  // 0 for n = 0
+    else TESSERA_CUDA_CHECK(cudaMemsetAsync(slot, 0, sizeof(Wide), stream_));
+  }
+
+  void queued_finish() override {
+    gpu::rank_offset<Wide, Out>(totals_.data(), rank_, offset_device_.data(), stream_);
+    gpu::lookback_scan_offset_at(in_, out_, n_, mode_, static_cast<const Out*>(offset_device_.data()), lookback_,
+                                 stream_);
+  }
+
   void finish(Wide offset) override {
     if (is_seed(variant_))
       gpu::seed_finish(seed_kind(variant_), out_, n_, static_cast<Out>(offset), seed_levels_, stream_);
@@ -113,6 +140,9 @@ class DeviceLocalScan final : public LocalScan<In, Out> {
   DeviceBuffer<Wide> total_device_{1};
   PinnedBuffer<Wide> total_host_{1};
   PinnedBuffer<Out> seed_total_{1};
+  DeviceBuffer<Wide> totals_;            // queued_begin(): one slot per rank
+  DeviceBuffer<Out> offset_device_{1};   // queued_finish(): this rank's offset
+  int rank_ = 0;
   // begin() -> finish()
   const In* in_ = nullptr;
   Out* out_ = nullptr;

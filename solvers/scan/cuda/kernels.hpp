@@ -53,6 +53,17 @@ template <class In, class Out>
 void lookback_scan(const In* in, Out* out, std::int64_t n, Mode mode, Out offset, LookbackWorkspace& ws,
                    stream_t stream);
 
+// The same with the offset read from device memory when the scan starts (written by work queued
+// before it on `stream`: the distributed scan's rank offset, no host round trip).
+template <class In, class Out>
+void lookback_scan_offset_at(const In* in, Out* out, std::int64_t n, Mode mode, const Out* offset,
+                             LookbackWorkspace& ws, stream_t stream);
+
+// *offset = totals[0] + ... + totals[rank - 1] (0 for rank 0), summed in order in Wide (integers
+// wrap as uint64) and converted to Out: the distributed scan's exscan of the block totals.
+template <class Wide, class Out>
+void rank_offset(const Wide* totals, int rank, Out* offset, stream_t stream);
+
 // The same kernel with another (threads, items per thread) shape, for tuning (int32 only).
 bool lookback_scan_int32_shape(const std::int32_t* in, std::int32_t* out, std::int64_t n, Mode mode,
                                std::int32_t offset, int threads, int items, LookbackWorkspace& ws, stream_t stream);

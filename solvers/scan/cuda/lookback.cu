@@ -72,6 +72,12 @@ void lookback_scan(const In* in, Out* out, std::int64_t n, Mode mode, Out offset
   launch_lookback<DefaultPolicy<In, Out>>(in, out, n, mode, offset, ws, stream);
 }
 
+template <class In, class Out>
+void lookback_scan_offset_at(const In* in, Out* out, std::int64_t n, Mode mode, const Out* offset,
+                             LookbackWorkspace& ws, stream_t stream) {
+  launch_lookback_at<DefaultPolicy<In, Out>>(in, out, n, mode, TileOffset<Out>(Out(0), offset), ws, stream);
+}
+
 bool lookback_scan_int32_shape(const std::int32_t* in, std::int32_t* out, std::int64_t n, Mode m, std::int32_t offset,
                                int threads, int items, LookbackWorkspace& ws, stream_t stream) {
   if (threads == 128 && items == 16) launch_lookback<LookbackPolicy<128, 4>>(in, out, n, m, offset, ws, stream);
@@ -94,7 +100,9 @@ template std::string lookback_default_name<double>();
 
 #define TESSERA_SCAN_INSTANTIATE(In, Out)                                                                  \
   template void lookback_scan<In, Out>(const In*, Out*, std::int64_t, Mode, Out, LookbackWorkspace&, \
-                                       stream_t);
+                                       stream_t);                                                    \
+  template void lookback_scan_offset_at<In, Out>(const In*, Out*, std::int64_t, Mode, const Out*,    \
+                                                 LookbackWorkspace&, stream_t);
 TESSERA_SCAN_FOR_EACH_PAIR(TESSERA_SCAN_INSTANTIATE)
 #undef TESSERA_SCAN_INSTANTIATE
 

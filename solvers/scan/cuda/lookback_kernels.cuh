@@ -9,7 +9,8 @@
 // (interleaved) -> row carries -> warp totals through shared memory -> tile aggregate -> warp 0
 // looks back over up to 32 predecessors at a time (one lane each, a ballot finds the nearest
 // inclusive prefix, a butterfly sums the window) -> tile prefix -> every element's result.
-// Tile 0's prefix is the caller's offset (how the distributed scan's rank offset enters).
+// Tile 0's prefix is the caller's offset (how the distributed scan's rank offset enters): a
+// value, or one that work queued earlier on the stream writes to device memory (TileOffset).
 //
 // Engines (how a tile travels):
 //  - registers: 16-byte vector loads straight into registers and 16-byte stores back, one tile
@@ -120,14 +121,28 @@ StateFor<Out, L> make_state(LookbackWorkspace& ws) {
 
 // ---- the parts every engine shares -------------------------------------------------------------
 
+// What tile 0 starts from: `value`, or, with `device` set, the Out there when the kernel runs
+// (the distributed scan's rank offset, computed on the device by the work queued before it:
+// no host round trip between the exchange of the totals and the scan).
+template <class Out>
+struct TileOffset {
+  Out value = Out(0);
+  const Out* device = nullptr;
+  TileOffset() = default;
+  TileOffset(Out v) : value(v) {}  // NOLINT: a plain offset converts
+  TileOffset(Out v, const Out* d) : value(v), device(d) {}
+  __device__ __forceinline__ Out get() const { return device ? *device : value; }
+};
+
 // Warp 0 of a tile: publishes the aggregate, finds the exclusive prefix, publishes the inclusive.
 // The result is valid in every lane of warp 0.
 template <class P, class Out, class State>
-__device__ __forceinline__ Out tile_lookback(const State& state, std::int64_t tile, Out aggregate, Out offset,
-                                             int lane) {
+__device__ __forceinline__ Out tile_lookback(const State& state, std::int64_t tile, Out aggregate,
+                                             const TileOffset<Out>& offset, int lane) {
   if (tile == 0) {
-    if (lane == 0) state.publish(0, kTileInclusive, scan_add(offset, aggregate));
-    return offset;
+    const Out first = offset.get();
+    if (lane == 0) state.publish(0, kTileInclusive, scan_add(first, aggregate));
+    return first;
   }
   if (lane == 0) state.publish(tile, kTileAggregate, aggregate);
   Out exclusive = Out(0);
@@ -152,7 +167,7 @@ __device__ __forceinline__ Out tile_lookback(const State& state, std::int64_t ti
 // everything before that vector (the tile prefix from the look-back included). Contains two
 // __syncthreads; s_warp_total (one per warp) and s_prefix are shared scratch.
 template <class P, class Out, class State, int R>
-__device__ __forceinline__ void vector_starts(Out (&x)[R], std::int64_t tile, Out offset, const State& state,
+__device__ __forceinline__ void vector_starts(Out (&x)[R], std::int64_t tile, const TileOffset<Out>& offset, const State& state,
                                               Out* s_warp_total, Out* s_prefix, int lane, int warp) {
   constexpr int W = P::kThreads / 32;
   warp_inclusive_scan(x, lane);
@@ -218,7 +233,7 @@ __device__ __forceinline__ std::int64_t take_ticket(unsigned long long* counter,
 
 template <class P, bool Exclusive, class In, class Out, class State>
 __global__ void __launch_bounds__(P::kThreads)
-    lookback_registers_kernel(const In* in, Out* out, std::int64_t n, Out offset, State state,
+    lookback_registers_kernel(const In* in, Out* out, std::int64_t n, TileOffset<Out> offset, State state,
                               unsigned long long* tile_counter, unsigned long long counter_base, bool aligned) {
   using Sh = TileShape<P, In>;
   constexpr int V = Sh::kVec, R = Sh::kRows, W = Sh::kWarps;
@@ -344,7 +359,8 @@ __device__ __forceinline__ void start_tile(void* dst, const void* src, std::uint
 // stores); the partial tile is written to `out` directly.
 template <class P, bool Exclusive, class T, class State>
 __device__ __forceinline__ void scan_tile(T* data, const T* in, T* out, std::int64_t n, std::int64_t tile, bool full,
-                                          T offset, const State& state, T* s_warp_total, T* s_prefix) {
+                                          const TileOffset<T>& offset, const State& state, T* s_warp_total,
+                                          T* s_prefix) {
   using Sh = TileShape<P, T>;
   constexpr int V = Sh::kVec, R = Sh::kRows;
   const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
@@ -394,7 +410,7 @@ __device__ __forceinline__ void scan_tile(T* data, const T* in, T* out, std::int
 // One tile per block. Dynamic shared memory: one tile (+ alignment slack).
 template <class P, bool Exclusive, class T, class State>
 __global__ void __launch_bounds__(P::kThreads)
-    lookback_bulk_kernel(const T* in, T* out, std::int64_t n, T offset, State state, unsigned long long* tile_counter,
+    lookback_bulk_kernel(const T* in, T* out, std::int64_t n, TileOffset<T> offset, State state, unsigned long long* tile_counter,
                          unsigned long long counter_base) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies need sm_90; the host never launches this kernel on older GPUs
@@ -442,7 +458,7 @@ __global__ void __launch_bounds__(P::kThreads)
 // smallest unfinished ticket is working on it, and that tile waits only on smaller ones.
 template <class P, bool Exclusive, class T, class State>
 __global__ void __launch_bounds__(P::kThreads)
-    lookback_bulk_persistent_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, T offset, State state,
+    lookback_bulk_persistent_kernel(const T* in, T* out, std::int64_t n, std::int64_t tiles, TileOffset<T> offset, State state,
                                     unsigned long long* tile_counter, unsigned long long counter_base) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();  // bulk copies need sm_90; the host never launches this kernel on older GPUs
@@ -552,8 +568,8 @@ inline bool bulk_copies_supported() {
 }
 
 template <class P, bool Exclusive, class In, class Out>
-void launch_mode(const In* in, Out* out, std::int64_t n, Out offset, LookbackWorkspace& ws, stream_t stream,
-                 bool aligned) {
+void launch_mode(const In* in, Out* out, std::int64_t n, TileOffset<Out> offset, LookbackWorkspace& ws,
+                 stream_t stream, bool aligned) {
   constexpr bool bulk_engine = P::kEngine != Engine::registers;
   if constexpr (bulk_engine && std::is_same_v<In, Out>) {
     if (aligned && bulk_copies_supported()) {
@@ -602,14 +618,21 @@ void launch_mode(const In* in, Out* out, std::int64_t n, Out offset, LookbackWor
 
 // out = offset + scan(in) with policy P, queued on `stream`.
 template <class P, class In, class Out>
-void launch_lookback(const In* in, Out* out, std::int64_t n, Mode mode, Out offset, LookbackWorkspace& ws,
-                     stream_t stream) {
+void launch_lookback_at(const In* in, Out* out, std::int64_t n, Mode mode, TileOffset<Out> offset,
+                        LookbackWorkspace& ws, stream_t stream) {
   if (n <= 0) return;
   const bool aligned = aligned16(in) && aligned16(out);
   if (mode == Mode::exclusive)
     launch_mode<P, true>(in, out, n, offset, ws, stream, aligned);
   else
     launch_mode<P, false>(in, out, n, offset, ws, stream, aligned);
+}
+
+// The same with a plain offset (the signature the candidate table stores).
+template <class P, class In, class Out>
+void launch_lookback(const In* in, Out* out, std::int64_t n, Mode mode, Out offset, LookbackWorkspace& ws,
+                     stream_t stream) {
+  launch_lookback_at<P>(in, out, n, mode, TileOffset<Out>(offset), ws, stream);
 }
 
 }  // namespace tessera::scan::gpu

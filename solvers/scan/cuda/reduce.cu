@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/cuda_check.hpp"
 #include "solvers/scan/cuda/device_common.cuh"
@@ -101,6 +102,30 @@ void reduce_sum(const In* in, std::int64_t n, Acc* total, ReduceWorkspace& ws, s
                                                                 ws.done(), total, aligned16(in));
   TESSERA_CUDA_CHECK_LAUNCH();
 }
+
+template <class Wide, class Out>
+__global__ void rank_offset_kernel(const Wide* totals, int rank, Out* offset) {
+  if constexpr (std::is_integral_v<Wide>) {
+    unsigned long long s = 0;  // wraps by definition, as the host exscan's uint64
+    for (int q = 0; q < rank; ++q) s += static_cast<unsigned long long>(totals[q]);
+    *offset = static_cast<Out>(static_cast<Wide>(s));
+  } else {
+    Wide s = 0;
+    for (int q = 0; q < rank; ++q) s += totals[q];
+    *offset = static_cast<Out>(s);
+  }
+}
+
+template <class Wide, class Out>
+void rank_offset(const Wide* totals, int rank, Out* offset, stream_t stream) {
+  rank_offset_kernel<<<1, 1, 0, stream>>>(totals, rank, offset);
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+template void rank_offset<std::int64_t, std::int32_t>(const std::int64_t*, int, std::int32_t*, stream_t);
+template void rank_offset<std::int64_t, std::int64_t>(const std::int64_t*, int, std::int64_t*, stream_t);
+template void rank_offset<double, float>(const double*, int, float*, stream_t);
+template void rank_offset<double, double>(const double*, int, double*, stream_t);
 
 template void reduce_sum<std::int32_t, std::int64_t>(const std::int32_t*, std::int64_t, std::int64_t*,
                                                      ReduceWorkspace&, stream_t);

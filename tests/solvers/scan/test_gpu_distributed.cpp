@@ -1,6 +1,7 @@
 // The distributed scan of device-resident blocks on 1..4 ranks (GPUs, or ranks sharing one)
 // equals the serial scan bitwise for integers, for every GPU variant and uneven partitions
-// with empty ranks; floating point within the tolerance.
+// with empty ranks; floating point within the tolerance. Both ways of exchanging the block
+// totals: host MPI, and (lookback) on the device transport without leaving the stream.
 #include <gtest/gtest.h>
 
 #include "core/buffer.hpp"
@@ -17,7 +18,9 @@ void check_device_distributed(std::int64_t n, std::int64_t range, std::uint64_t 
   auto& ctx = tessera::test::context();
   Stream s;
   const auto global = random_input<In>(n, seed, range);
-  for (Variant v : device_variants()) {
+  const comm::TransportChoice device = comm::make_transport(ctx, Backend::cuda, "auto");
+  for (Variant v : device_variants())
+  for (comm::Transport* transport : {static_cast<comm::Transport*>(nullptr), device.transport.get()}) {
     auto local = make_local_scan<In, Out>(v, s);
     for (Mode mode : {Mode::inclusive, Mode::exclusive}) {
       const auto ref = reference_scan<In, Out>(global, mode, 0);
@@ -31,13 +34,15 @@ void check_device_distributed(std::int64_t n, std::int64_t range, std::uint64_t 
           fill_device_bytes(d_out.data(), 0xFF, d_out.bytes());
           synchronize(nullptr);  // the default stream's work, which `s` does not wait for
         }
-        distributed_scan(ctx, *local, d_in.data(), d_out.data(), mine.count, mode);
+        const auto result = distributed_scan(ctx, *local, d_in.data(), d_out.data(), mine.count, mode, transport);
+        EXPECT_EQ(result.on_device, transport && v == Variant::lookback && ctx.size() > 1);
         std::vector<Out> out(in.size());
         if (!out.empty()) d_out.download(out);
         Reference<In, Out> mine_ref;
         mine_ref.at.assign(ref.at.begin() + mine.begin, ref.at.begin() + mine.end());
         mine_ref.magnitude.assign(ref.magnitude.begin() + mine.begin, ref.magnitude.begin() + mine.end());
-        const auto what = testing::Message() << to_string(v) << " " << to_string(mode) << " n=" << n << " rank "
+        const auto what = testing::Message() << to_string(v) << (transport ? " (totals on the transport)" : "") << " "
+                                             << to_string(mode) << " n=" << n << " rank "
                                              << ctx.rank() << " holds [" << mine.begin << ", " << mine.end() << ")";
         EXPECT_EQ((count_mismatches<In, Out>(out, mine_ref, what.GetString())), 0);
       }
