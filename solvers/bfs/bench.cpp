@@ -5,14 +5,13 @@
 // with TESSERA_BENCH_BFS_SCALES="20,22", TESSERA_BENCH_BFS_ROOTS=16 and
 // TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; TESSERA_BENCH_BFS_ALPHAS="14,28"
 // runs direction_optimizing once per alpha (Beamer's switch to bottom-up, algorithm.hpp), one
-// row each; with P ranks the same table measures the multi-rank search (compare runs with
+// row each, and TESSERA_BENCH_BFS_EAGER="0,4096" once per eager-pair count; with P ranks the same table measures the multi-rank search (compare runs with
 // different -n for scaling).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
 #include <string>
-#include <tuple>
 #include <utility>
 
 #include "comm/collectives.hpp"
@@ -79,6 +78,16 @@ std::vector<std::pair<std::string, DirectionPolicy>> policies_from_env() {
   return out;
 }
 
+// The eager pairs per rank to measure (SearchOptions::eager_pairs): the default (-1), or one
+// run per TESSERA_BENCH_BFS_EAGER item (0 = none: counts first, then the pairs).
+std::vector<std::int64_t> eager_from_env() {
+  const auto items = env_integers("TESSERA_BENCH_BFS_EAGER");
+  if (!items || items->empty()) return {-1};
+  for (long long v : *items)
+    if (v < 0) throw InputError(fmt::format("TESSERA_BENCH_BFS_EAGER: {} is negative (pairs per rank)", v));
+  return std::vector<std::int64_t>(items->begin(), items->end());
+}
+
 // Device copy bandwidth (read + write bytes per second), best of a few 256 MiB copies.
 double device_copy_bandwidth() {
   const std::size_t bytes = std::size_t{256} << 20;
@@ -132,14 +141,25 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     std::vector<Algorithm> algorithms = {Algorithm::direction_optimizing, Algorithm::top_down, Algorithm::bottom_up};
     if (scale <= seed_max_scale) algorithms.push_back(Algorithm::edge_parallel);
     if (backend == Backend::cpu && ctx.size() == 1) algorithms.push_back(Algorithm::serial);
-    std::vector<std::tuple<Algorithm, std::string, DirectionPolicy>> runs;
+    struct Run {
+      Algorithm alg;
+      std::string label;  // row-name suffix
+      SearchOptions options;
+    };
+    std::vector<Run> runs;
+    const std::vector<std::int64_t> eagers = eager_from_env();
     for (Algorithm alg : algorithms_from_env(algorithms)) {
-      if (alg != Algorithm::direction_optimizing) runs.emplace_back(alg, "", DirectionPolicy{});
-      else
-        for (const auto& [label, policy] : policies_from_env()) runs.emplace_back(alg, label, policy);
+      if (alg != Algorithm::direction_optimizing) {
+        runs.push_back({alg, "", SearchOptions{alg, DirectionPolicy{}}});
+        continue;
+      }
+      for (const auto& [label, policy] : policies_from_env())
+        for (std::int64_t eager : eagers)
+          runs.push_back({alg, eager < 0 ? label : fmt::format("{} eager={}", label, eager),
+                          SearchOptions{alg, policy, eager}});
     }
-    for (const auto& [alg, label, policy] : runs) {
-      BfsEngine engine(ctx, *transport.transport, g, backend, SearchOptions{alg, policy});
+    for (const auto& [alg, label, options] : runs) {
+      BfsEngine engine(ctx, *transport.transport, g, backend, options);
       engine.set_profiling(false);  // the timed searches run unprofiled; see below
       engine.search(roots.front());  // warm-up: first touches, lazy buffers
       std::vector<double> teps, seconds;
