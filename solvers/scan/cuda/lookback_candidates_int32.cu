@@ -3,21 +3,7 @@
 #include "solvers/scan/cuda/lookback_candidates.cuh"
 
 namespace tessera::scan::gpu {
-namespace {
-
-constexpr auto R = Engine::registers;
-constexpr auto B = Engine::bulk;
-constexpr auto P = Engine::bulk_persistent;
-constexpr auto nc = LoadHint::nc, ldcs = LoadHint::cs, ldlu = LoadHint::lu, ldef = LoadHint::evict_first;
-constexpr auto wb = StoreHint::wb, stcs = StoreHint::cs, stef = StoreHint::evict_first;
-constexpr auto tk = TileOrder::ticket, bid = TileOrder::block_index;
-
-// Rows of 16 bytes: items per thread = 4 x rows.
-template <int Threads, int Rows, Engine E = R, int Stages = 1, LoadHint L = nc, StoreHint S = wb,
-          TileOrder O = tk, int First = 32, int Max = 512>
-using C = LookbackPolicy<Threads, Rows, E, Stages, L, S, O, First, Max>;
-
-}  // namespace
+using namespace candidate_terms;
 
 const std::vector<LookbackCandidate<std::int32_t>>& lookback_candidates_int32() {
   static const auto table = candidates_of<std::int32_t,
