@@ -18,6 +18,7 @@ namespace {
 // One dynamic shared-memory declaration for every kernel of this file (nvcc wants them alike).
 extern __shared__ __align__(32) unsigned char shared_bytes[];
 
+using detail::add_sources;
 using detail::copy_async;
 
 template <class T>
@@ -111,39 +112,8 @@ __global__ void __launch_bounds__(LaunchCap<T, B>::value, LaunchCap<T, B>::min_b
     }
     __syncthreads();
     const Vec4<T>* mine = tile + buffer * tile_size + s * slice;
-    if constexpr (kPotential) {
-      // Offset of each target among this slice's sources (-1: not here): a body's potential
-      // excludes itself, which the force needs no test for (its term is exactly 0).
-      const long long j0 = p.source_offset + t0 + static_cast<long long>(s) * slice;
-      int self[B];
-#pragma unroll
-      for (int b = 0; b < B; ++b) {
-        const long long d = gi[b] - j0;
-        self[b] = d >= 0 && d < slice ? static_cast<int>(d) : -1;
-      }
-#pragma unroll 1
-      for (int jj = 0; jj < slice; jj += kUnroll<B>) {
-#pragma unroll
-        for (int u = 0; u < kUnroll<B>; ++u) {
-          const Vec4<T> pj = mine[jj + u];
-#pragma unroll
-          for (int b = 0; b < B; ++b) {
-            const T m_r = add_pair(xi[b], yi[b], zi[b], pj, p.eps2, ax[b], ay[b], az[b]);
-            ph[b] += self[b] == jj + u ? T(0) : m_r;
-          }
-        }
-      }
-    } else {
-#pragma unroll 1
-      for (int jj = 0; jj < slice; jj += kUnroll<B>) {
-#pragma unroll
-        for (int u = 0; u < kUnroll<B>; ++u) {
-          const Vec4<T> pj = mine[jj + u];
-#pragma unroll
-          for (int b = 0; b < B; ++b) add_pair(xi[b], yi[b], zi[b], pj, p.eps2, ax[b], ay[b], az[b]);
-        }
-      }
-    }
+    add_sources<T, B, kUnroll<B>, kPotential>(mine, slice, p.source_offset + t0 + static_cast<long long>(s) * slice,
+                                              gi, xi, yi, zi, p.eps2, ax, ay, az, ph);
     __syncthreads();
   }
 

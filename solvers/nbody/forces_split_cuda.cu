@@ -81,39 +81,8 @@ __global__ void __launch_bounds__(kThreads, kMinBlocks) split_forces(const Split
       __pipeline_wait_prior(0);
     }
     __syncthreads();
-    const Vec4<T>* tile = tiles[buffer];
-    if constexpr (kPotential) {
-      // A body's potential excludes itself (its force term is exactly 0 without a test).
-      const long long j0 = p.source_offset + t0;
-      int self[B];
-#pragma unroll
-      for (int b = 0; b < B; ++b) {
-        const long long d = gi[b] - j0;
-        self[b] = d >= 0 && d < kTile ? static_cast<int>(d) : -1;
-      }
-#pragma unroll 1
-      for (int jj = 0; jj < kTile; jj += kUnroll) {
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-          const Vec4<T> pj = tile[jj + u];
-#pragma unroll
-          for (int b = 0; b < B; ++b) {
-            const T m_r = add_pair(xi[b], yi[b], zi[b], pj, p.eps2, ax[b], ay[b], az[b]);
-            ph[b] += self[b] == jj + u ? T(0) : m_r;
-          }
-        }
-      }
-    } else {
-#pragma unroll 1
-      for (int jj = 0; jj < kTile; jj += kUnroll) {
-#pragma unroll
-        for (int u = 0; u < kUnroll; ++u) {
-          const Vec4<T> pj = tile[jj + u];
-#pragma unroll
-          for (int b = 0; b < B; ++b) add_pair(xi[b], yi[b], zi[b], pj, p.eps2, ax[b], ay[b], az[b]);
-        }
-      }
-    }
+    detail::add_sources<T, B, kUnroll, kPotential>(tiles[buffer], kTile, p.source_offset + t0, gi, xi, yi, zi, p.eps2,
+                                                    ax, ay, az, ph);
     __syncthreads();  // the next fetch overwrites this tile
   }
 

@@ -16,6 +16,47 @@ __device__ __forceinline__ void copy_async(Vec4<T>* dst, const Vec4<T>* src) {
     __pipeline_memcpy_async(reinterpret_cast<char*>(dst) + 16 * q, reinterpret_cast<const char*>(src) + 16 * q, 16);
 }
 
+// The inner loop of the shared-memory kernels: each of the thread's B bodies adds the pull of
+// `count` sources at `src` (shared memory; count a multiple of U, the sources per unrolled
+// step). With kPotential the potential too, which excludes the body itself: gi[b] is body b's
+// global index and j0 that of src[0] (the self term of the force is exactly 0, no test).
+template <class T, int B, int U, bool kPotential>
+__device__ __forceinline__ void add_sources(const Vec4<T>* src, int count, long long j0, const long long (&gi)[B],
+                                            const T (&xi)[B], const T (&yi)[B], const T (&zi)[B], T eps2,
+                                            T (&ax)[B], T (&ay)[B], T (&az)[B], T (&ph)[B]) {
+  if constexpr (kPotential) {
+    int self[B];  // offset of each body among these sources, -1: not here
+#pragma unroll
+    for (int b = 0; b < B; ++b) {
+      const long long d = gi[b] - j0;
+      self[b] = d >= 0 && d < count ? static_cast<int>(d) : -1;
+    }
+#pragma unroll 1
+    for (int jj = 0; jj < count; jj += U) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const Vec4<T> pj = src[jj + u];
+#pragma unroll
+        for (int b = 0; b < B; ++b) {
+          const T m_r = add_pair(xi[b], yi[b], zi[b], pj, eps2, ax[b], ay[b], az[b]);
+          ph[b] += self[b] == jj + u ? T(0) : m_r;
+        }
+      }
+    }
+  } else {
+    (void)j0, (void)gi, (void)ph;
+#pragma unroll 1
+    for (int jj = 0; jj < count; jj += U) {
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const Vec4<T> pj = src[jj + u];
+#pragma unroll
+        for (int b = 0; b < B; ++b) add_pair(xi[b], yi[b], zi[b], pj, eps2, ax[b], ay[b], az[b]);
+      }
+    }
+  }
+}
+
 // Writes the sums for target i: acc (= or +=) G * sum (and -G * potential in w, else 0), then
 // the optional kick v += acc * kick_dt.
 template <class T, bool kPotential>
