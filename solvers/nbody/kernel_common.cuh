@@ -24,34 +24,21 @@ template <class T, int B, int U, bool kPotential>
 __device__ __forceinline__ void add_sources(const Vec4<T>* src, int count, long long j0, const long long (&gi)[B],
                                             const T (&xi)[B], const T (&yi)[B], const T (&zi)[B], T eps2,
                                             T (&ax)[B], T (&ay)[B], T (&az)[B], T (&ph)[B]) {
-  if constexpr (kPotential) {
-    int self[B];  // offset of each body among these sources, -1: not here
+  int self[B];  // offset of each body among these sources, -1: not here (potential only)
 #pragma unroll
-    for (int b = 0; b < B; ++b) {
-      const long long d = gi[b] - j0;
-      self[b] = d >= 0 && d < count ? static_cast<int>(d) : -1;
-    }
+  for (int b = 0; b < B; ++b) {
+    const long long d = gi[b] - j0;
+    self[b] = kPotential && d >= 0 && d < count ? static_cast<int>(d) : -1;
+  }
 #pragma unroll 1
-    for (int jj = 0; jj < count; jj += U) {
+  for (int jj = 0; jj < count; jj += U) {
 #pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const Vec4<T> pj = src[jj + u];
+    for (int u = 0; u < U; ++u) {
+      const Vec4<T> pj = src[jj + u];
 #pragma unroll
-        for (int b = 0; b < B; ++b) {
-          const T m_r = add_pair(xi[b], yi[b], zi[b], pj, eps2, ax[b], ay[b], az[b]);
-          ph[b] += self[b] == jj + u ? T(0) : m_r;
-        }
-      }
-    }
-  } else {
-    (void)j0, (void)gi, (void)ph;
-#pragma unroll 1
-    for (int jj = 0; jj < count; jj += U) {
-#pragma unroll
-      for (int u = 0; u < U; ++u) {
-        const Vec4<T> pj = src[jj + u];
-#pragma unroll
-        for (int b = 0; b < B; ++b) add_pair(xi[b], yi[b], zi[b], pj, eps2, ax[b], ay[b], az[b]);
+      for (int b = 0; b < B; ++b) {
+        const T m_r = add_pair(xi[b], yi[b], zi[b], pj, eps2, ax[b], ay[b], az[b]);
+        if constexpr (kPotential) ph[b] += self[b] == jj + u ? T(0) : m_r;
       }
     }
   }
