@@ -5,8 +5,10 @@
 // with TESSERA_BENCH_BFS_SCALES="20,22", TESSERA_BENCH_BFS_ROOTS=16 and
 // TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; TESSERA_BENCH_BFS_ALPHAS="14,28"
 // runs direction_optimizing once per alpha (Beamer's switch to bottom-up, algorithm.hpp), one
-// row each, and TESSERA_BENCH_BFS_EAGER="0,4096" once per eager-pair count; with P ranks the same table measures the multi-rank search (compare runs with
-// different -n for scaling).
+// row each, TESSERA_BENCH_BFS_EAGER="0,4096" once per eager-pair count, and
+// TESSERA_BENCH_BFS_EXCHANGE="peer,transport" once per exchange mode (search.hpp). With P
+// ranks the same table measures the multi-rank search (compare runs with different -n for
+// scaling).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -88,6 +90,22 @@ std::vector<std::int64_t> eager_from_env() {
   return std::vector<std::int64_t>(items->begin(), items->end());
 }
 
+// The exchange modes to measure (SearchOptions::exchange): auto, or one run per
+// TESSERA_BENCH_BFS_EXCHANGE item (auto, peer, transport).
+std::vector<ExchangeMode> exchanges_from_env() {
+  const auto items = env_list("TESSERA_BENCH_BFS_EXCHANGE");
+  if (!items || items->empty()) return {ExchangeMode::automatic};
+  std::vector<ExchangeMode> out;
+  for (const std::string& item : *items) {
+    try {
+      out.push_back(parse_exchange_mode(item));
+    } catch (const InputError& e) {
+      throw InputError(fmt::format("TESSERA_BENCH_BFS_EXCHANGE: {}", e.what()));
+    }
+  }
+  return out;
+}
+
 // Device copy bandwidth (read + write bytes per second), best of a few 256 MiB copies.
 double device_copy_bandwidth() {
   const std::size_t bytes = std::size_t{256} << 20;
@@ -148,6 +166,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     };
     std::vector<Run> runs;
     const std::vector<std::int64_t> eagers = eager_from_env();
+    const std::vector<ExchangeMode> exchanges = exchanges_from_env();
     for (Algorithm alg : algorithms_from_env(algorithms)) {
       if (alg != Algorithm::direction_optimizing) {
         runs.push_back({alg, "", SearchOptions{alg, DirectionPolicy{}}});
@@ -155,8 +174,12 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
       }
       for (const auto& [label, policy] : policies_from_env())
         for (std::int64_t eager : eagers)
-          runs.push_back({alg, eager < 0 ? label : fmt::format("{} eager={}", label, eager),
-                          SearchOptions{alg, policy, eager}});
+          for (ExchangeMode exchange : exchanges)
+            runs.push_back({alg,
+                            label + (eager < 0 ? std::string() : fmt::format(" eager={}", eager)) +
+                                (exchange == ExchangeMode::automatic ? std::string()
+                                                                     : fmt::format(" exchange={}", to_string(exchange))),
+                            SearchOptions{alg, policy, eager, exchange}});
     }
     for (const auto& [alg, label, options] : runs) {
       BfsEngine engine(ctx, *transport.transport, g, backend, options);
@@ -194,6 +217,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
       row.note = fmt::format("{} roots {}; min {:.3g} max {:.3g}; levels {:.1f} td + {:.1f} bu", roots.size(),
                              failed ? fmt::format("{} FAILED VALIDATION", failed) : std::string("validated"), st.min,
                              st.max, double(td) / roots.size(), double(bu) / roots.size());
+      if (ctx.size() > 1) row.note += engine.exchanges_on_device() ? "; peer memory" : "; transport";
       log::info("bench bfs: {} {}: {:.4g} GTEPS", row.name, row.size, row.rate);
       report.rows.push_back(row);
     }

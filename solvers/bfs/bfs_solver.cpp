@@ -36,6 +36,7 @@ BfsSolver::BfsSolver(RunContext& run)
   options_.algorithm = parse_algorithm(d.get_string("bfs.algorithm"));
   options_.policy.alpha = d.get_double("bfs.alpha");
   options_.policy.beta = d.get_double("bfs.beta");
+  options_.exchange = parse_exchange_mode(d.get_string("bfs.exchange"));
   graph500_ = d.get_bool("bfs.graph500");
   validate_ = d.get_bool("bfs.validate");
   root_count_ = static_cast<int>(d.get_int("bfs.root_count"));
@@ -84,6 +85,7 @@ void BfsSolver::prepare() {
   engine_->search(roots_.front());
   log::info("bfs: {} search on the {} backend, {} root(s){}", to_string(options_.algorithm), to_string(run_.backend),
             roots_.size(), validate_ ? ", each validated" : "");
+  if (ctx_.size() > 1) log::info("bfs: exchanges {}", engine_->exchange_reason());
 }
 
 GraphAttributes BfsSolver::attributes() const {

@@ -33,6 +33,7 @@
 #include <memory>
 #include <span>
 
+#include "comm/context.hpp"
 #include "core/stream.hpp"
 #include "solvers/bfs/graph.hpp"
 
@@ -130,6 +131,22 @@ class SearchKernels {
 
   // Waits for the work queued on stream().
   virtual void synchronize() = 0;
+
+  // Device-initiated exchanges (cuda, all ranks on one node: comm::PeerWindow). After
+  // use_peer_memory the kernels move data between ranks themselves: top_down writes its pairs
+  // straight into their owners' receive areas, and share() replaces allgather_rows and the
+  // frontier allgather, with no host wait and no message sizes on the host.
+  virtual bool exchanges_itself() const { return false; }
+  // Collective (agreed); throws what comm::PeerWindow::available would say.
+  virtual void use_peer_memory(comm::Context& ctx);
+  // Collective, queued: with `frontier`, this rank's words of the frontier bitmap to every
+  // rank; then this rank's row to every rank's copy of the table, and a wait on the device
+  // until every rank's row has arrived. fetch_level_table copies the table of the last share.
+  virtual void share(bool frontier);
+  // Claims the pairs the other ranks wrote here in this level's top_down (their counts come
+  // from the table of the last share), `bound` at most in all (the frontier's edges), like
+  // apply_eager: this rank's row holds found and edges of these claims only.
+  virtual void apply_shared(int level, std::int64_t bound);
 };
 
 // `eager`: pairs per rank sent with the level counts (0 with one rank).

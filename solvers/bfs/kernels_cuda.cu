@@ -36,6 +36,9 @@
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
+#include "comm/errors.hpp"
+#include "comm/peer_sync.cuh"
+#include "comm/peer_window.hpp"
 #include "core/stream.hpp"
 #include "solvers/bfs/kernels.hpp"
 #include "solvers/bfs/validate_rules.hpp"
@@ -83,8 +86,7 @@ struct View {
   std::uint32_t* next;      // local words
   std::uint32_t* sent;      // global words
   std::uint32_t* long_list;
-  uint2* send_pairs;
-  const std::int64_t* region;  // first pair index of each rank's send region
+  uint2* const* dest_pairs;  // per rank r: where this rank's pairs for r go (its send region, or r's memory)
   ull* row;                    // this rank's row of the level table: found, edges, pairs per rank
   Counters* counters;
 };
@@ -199,7 +201,7 @@ __device__ __forceinline__ void send_remote(const View& d, std::uint32_t w, std:
   ull base = 0;
   if (same.thread_rank() == 0) base = atomicAdd(&d.row[kRowPairs + r], static_cast<ull>(same.size()));
   base = same.shfl(base, 0);
-  d.send_pairs[d.region[r] + static_cast<std::int64_t>(base + same.thread_rank())] = make_uint2(w, from);
+  d.dest_pairs[r][base + same.thread_rank()] = make_uint2(w, from);
 }
 
 // Largest i in [lo, hi] with scan[i] <= x (scan nondecreasing, scan[lo] <= x).
@@ -317,8 +319,7 @@ __global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uin
       if (r == d.me)
         next_queue[out.base[r] + item_slot[i]] = static_cast<std::uint32_t>(item_w[i] - d.begin);
       else if (r != TileAppend::kNone)
-        d.send_pairs[d.region[r] + static_cast<std::int64_t>(out.base[r] + item_slot[i])] =
-            make_uint2(item_w[i], item_from[i]);
+        d.dest_pairs[r][out.base[r] + item_slot[i]] = make_uint2(item_w[i], item_from[i]);
     }
   }
   add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
@@ -374,6 +375,66 @@ __global__ void __launch_bounds__(kBlock) apply_eager_kernel(View d, const uint2
         if (s - k * cap >= static_cast<std::int64_t>(table[static_cast<std::int64_t>(r) * row_words + kRowPairs + me]))
           return false;
         p = pairs[s];
+        return true;
+      },
+      next_queue, next_level);
+}
+
+// ---- device-initiated exchanges (peer memory) -------------------------------------------
+
+// Where the shares put things in every rank's window (the same layout on every rank).
+struct SharedLayout {
+  std::size_t table[2];   // two tables of `ranks` rows and a status word; shares alternate
+  std::size_t frontier;   // the frontier bitmap (global words)
+  std::size_t receive;    // pairs: slot k (the k-th other rank) at k * slot_pairs
+  std::int64_t slot_pairs;
+};
+
+// This rank's row into every rank's copy of table `t` (its own included); with frontier words
+// [word_begin, word_begin + word_count) (64-bit), those into every other rank's bitmap first.
+// The last block then signals and waits for every rank's share (peer_sync.cuh) and writes the
+// wait's status after the table, where the host copy finds it. The pairs that top_down stored
+// into other ranks' memory need no fence of their own: that kernel happens before this one in
+// stream order, and the signal's release covers what happened before it.
+__global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const ull* row, int row_words,
+                                                       std::size_t table, std::size_t frontier,
+                                                       std::int64_t word_begin, std::int64_t word_count,
+                                                       ull sequence) {
+  if (blockIdx.x == 0)
+    for (int r = 0; r < pv.ranks; ++r) {
+      ull* to = reinterpret_cast<ull*>(pv.base[r] + table) + static_cast<std::int64_t>(pv.me) * row_words;
+      for (int i = threadIdx.x; i < row_words; i += blockDim.x) to[i] = row[i];
+    }
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  const ull* mine = reinterpret_cast<const ull*>(pv.base[pv.me] + frontier) + word_begin;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < word_count; i += stride) {
+    const ull w = mine[i];
+    for (int r = 0; r < pv.ranks; ++r)
+      if (r != pv.me) reinterpret_cast<ull*>(pv.base[r] + frontier)[word_begin + i] = w;
+  }
+  if (comm::peer::last_block_done(pv)) {
+    comm::peer::signal_and_wait(pv, sequence);
+    reinterpret_cast<ull*>(pv.base[pv.me] + table)[static_cast<std::int64_t>(pv.ranks) * row_words] = *pv.status;
+  }
+}
+
+// The pairs the other ranks' top_down wrote here: slot k (the k-th other rank, in rank order)
+// holds that rank's count for this one in its row of the shared table.
+__global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint2* pairs, std::int64_t slot_pairs,
+                                                              const ull* table, int row_words,
+                                                              std::uint32_t* next_queue, int next_level) {
+  const auto count_from = [&](int k) {
+    const int r = k < d.me ? k : k + 1;
+    return static_cast<std::int64_t>(table[static_cast<std::int64_t>(r) * row_words + kRowPairs + d.me]);
+  };
+  std::int64_t total = 0;
+  for (int k = 0; k + 1 < d.parts; ++k) total += count_from(k);
+  claim_pairs(
+      d, total,
+      [&](std::int64_t i, uint2& p) {
+        int k = 0;
+        for (std::int64_t c = count_from(0); i >= c; c = count_from(++k)) i -= c;
+        p = pairs[k * slot_pairs + i];
         return true;
       },
       next_queue, next_level);
@@ -668,6 +729,7 @@ class CudaKernels final : public SearchKernels {
     visited_ = zeroed<std::uint32_t>(local_words32_);
     next_ = zeroed<std::uint32_t>(local_words32_);
     frontier_ = zeroed<std::uint32_t>(global_words32_);
+    frontier_words_ = frontier_.data();
     sent_ = zeroed<std::uint32_t>(p > 1 ? global_words32_ : 1);
     queue_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
     next_queue_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
@@ -681,14 +743,16 @@ class CudaKernels final : public SearchKernels {
     }
     if (append_shared_bytes(p) > 48 * 1024)  // the top-down kernel's staging, without opting in to more
       throw InputError("the cuda BFS runs on at most 3072 ranks (here: " + std::to_string(p) + ")");
-    std::vector<std::int64_t> region;
-    for (int r = 0; r < p; ++r) region.push_back(part_.range(r).begin);
-    region_ = DeviceBuffer<std::int64_t>(region.size());
-    region_.upload(std::span<const std::int64_t>(region.data(), region.size()));
+    // Pairs for rank r go to its send region (first pair index: its first vertex).
+    std::vector<uint2*> dest(static_cast<std::size_t>(p), nullptr);
+    if (p > 1)
+      for (int r = 0; r < p; ++r) dest[r] = r == g.rank ? nullptr : send_.data() + part_.range(r).begin;
+    dest_pairs_ = DeviceBuffer<uint2*>(dest.size());
+    dest_pairs_.upload(std::span<uint2* const>(dest.data(), dest.size()));
     row_words_ = static_cast<int>(level_row_size(part_.parts));
     table_ = zeroed<ull>(row_words_ * p);
     for (int slot = 0; slot < 2; ++slot) {
-      host_table_[slot] = PinnedBuffer<ull>(static_cast<std::size_t>(row_words_ * p));
+      host_table_[slot] = PinnedBuffer<ull>(static_cast<std::size_t>(row_words_ * p + 1));  // + a shared table's status
       table_copy_[slot].assign(static_cast<std::size_t>(row_words_ * p), 0);
       TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&table_copied_[slot], cudaEventDisableTiming));
     }
@@ -713,12 +777,11 @@ class CudaKernels final : public SearchKernels {
     view_.parent = parent_.data();
     view_.level = level_.data();
     view_.visited = visited_.data();
-    view_.frontier = frontier_.data();
+    view_.frontier = frontier_words_;
     view_.next = next_.data();
     view_.sent = sent_.data();
     view_.long_list = long_list_.data();
-    view_.send_pairs = send_.data();
-    view_.region = region_.data();
+    view_.dest_pairs = dest_pairs_.data();
     view_.row = table_.data() + static_cast<std::int64_t>(row_words_) * g.rank;
     view_.counters = counters_.data();
     TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
@@ -802,7 +865,7 @@ class CudaKernels final : public SearchKernels {
   }
 
   void queue_to_bitmap() override {
-    std::uint32_t* mine = frontier_.data() + g_.begin / 32;
+    std::uint32_t* mine = frontier_words_ + g_.begin / 32;
     TESSERA_CUDA_CHECK(cudaMemsetAsync(mine, 0, local_words32_ * sizeof(std::uint32_t), stream_));
     if (queue_size_ > 0) {
       queue_to_bitmap_kernel<<<grid(queue_size_), kBlock, 0, stream_>>>(queue_.data(), queue_size_, mine);
@@ -817,7 +880,7 @@ class CudaKernels final : public SearchKernels {
       TESSERA_CUDA_CHECK_LAUNCH();
       bottom_up_long_kernel<<<sms_ * 8, kBlock, 0, stream_>>>(view_, level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
-      TESSERA_CUDA_CHECK(cudaMemcpyAsync(frontier_.data() + g_.begin / 32, next_.data(),
+      TESSERA_CUDA_CHECK(cudaMemcpyAsync(frontier_words_ + g_.begin / 32, next_.data(),
                                          local_words32_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream_));
     }
   }
@@ -827,7 +890,7 @@ class CudaKernels final : public SearchKernels {
       TESSERA_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->selected, 0, sizeof(ull), stream_));
       const std::int64_t words = (g_.count + 31) / 32;
       bitmap_to_queue_kernel<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(
-          frontier_.data() + g_.begin / 32, words, g_.count, queue_.data(), &counters_.data()->selected);
+          frontier_words_ + g_.begin / 32, words, g_.count, queue_.data(), &counters_.data()->selected);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
     queue_size_ = count;
@@ -859,15 +922,84 @@ class CudaKernels final : public SearchKernels {
 
   std::byte* level_table() override { return reinterpret_cast<std::byte*>(table_.data()); }
   void fetch_level_table(int slot) override {
-    TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_table_[slot].data(), table_.data(), table_.bytes(), cudaMemcpyDeviceToHost,
-                                       stream_));
+    // After a share: the shared table and its status word; else this rank's table.
+    const ull* from = shared_table_ ? shared_table_ : table_.data();
+    const std::size_t bytes = table_.bytes() + (shared_table_ ? sizeof(ull) : 0);
+    TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_table_[slot].data(), from, bytes, cudaMemcpyDeviceToHost, stream_));
     TESSERA_CUDA_CHECK(cudaEventRecord(table_copied_[slot], stream_));
   }
   std::span<const std::int64_t> wait_level_table(int slot) override {
     TESSERA_CUDA_CHECK(cudaEventSynchronize(table_copied_[slot]));
     std::vector<std::int64_t>& out = table_copy_[slot];
+    if (window_) {
+      const ull status = host_table_[slot].data()[out.size()];
+      if (status != 0)
+        throw std::runtime_error("bfs: rank " + std::to_string(status - 1) + " did not share its level counts within " +
+                                 std::to_string(static_cast<int>(comm::PeerWindow::kWaitTimeoutSeconds)) +
+                                 " s (a failed rank, or ranks out of step)");
+    }
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::int64_t>(host_table_[slot].data()[i]);
     return out;
+  }
+
+  bool exchanges_itself() const override { return window_ != nullptr; }
+
+  void use_peer_memory(comm::Context& ctx) override {
+    const int p = part_.parts;
+    const auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
+    SharedLayout l{};
+    std::size_t at = 0;
+    for (std::size_t& t : l.table) {
+      t = at;
+      at += aligned((static_cast<std::size_t>(row_words_) * p + 1) * sizeof(ull));
+    }
+    l.frontier = at;
+    at += aligned(static_cast<std::size_t>(global_words32_) * sizeof(std::uint32_t));
+    for (int r = 0; r < p; ++r) l.slot_pairs = std::max(l.slot_pairs, part_.range(r).count);
+    l.receive = at;
+    at += static_cast<std::size_t>(p - 1) * static_cast<std::size_t>(l.slot_pairs) * sizeof(uint2);
+    window_ = std::make_unique<comm::PeerWindow>(ctx, at);  // collective; zeroed
+    comm::agree(ctx, [&] {
+      layout_ = l;
+      // Pairs for rank r go to r's receive area, slot k = this rank's place among r's others.
+      std::vector<uint2*> dest(static_cast<std::size_t>(p), nullptr);
+      for (int r = 0; r < p; ++r)
+        if (r != g_.rank)
+          dest[r] = reinterpret_cast<uint2*>(window_->remote(r) + l.receive) +
+                    static_cast<std::int64_t>(g_.rank < r ? g_.rank : g_.rank - 1) * l.slot_pairs;
+      dest_pairs_.upload(std::span<uint2* const>(dest.data(), dest.size()));
+      frontier_words_ = reinterpret_cast<std::uint32_t*>(window_->local() + l.frontier);
+      view_.frontier = frontier_words_;
+      // What the transport's exchanges used.
+      send_ = DeviceBuffer<uint2>();
+      recv_ = DeviceBuffer<uint2>();
+      eager_recv_ = DeviceBuffer<uint2>();
+      frontier_ = DeviceBuffer<std::uint32_t>();
+      eager_ = 0;
+      TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
+    });
+  }
+
+  void share(bool frontier) override {
+    const int t = static_cast<int>(shares_++ & 1);
+    const Range words = block_range(part_.words(), part_.parts, g_.rank);
+    const std::int64_t count = frontier ? words.count : 0;
+    const int blocks = static_cast<int>(std::clamp<std::int64_t>((count + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
+    share_kernel<<<blocks, kBlock, 0, stream_>>>(window_->view(), view_.row, row_words_, layout_.table[t],
+                                                 layout_.frontier, words.begin, count, window_->next_sequence());
+    TESSERA_CUDA_CHECK_LAUNCH();
+    shared_table_ = reinterpret_cast<const ull*>(window_->local() + layout_.table[t]);
+  }
+
+  void apply_shared(int level, std::int64_t bound) override {
+    clear(false, false);
+    const std::int64_t most = std::min(bound, layout_.slot_pairs * (part_.parts - 1));
+    if (most > 0) {
+      apply_shared_kernel<<<grid(most), kBlock, append_shared_bytes(1), stream_>>>(
+          view_, reinterpret_cast<const uint2*>(window_->local() + layout_.receive), layout_.slot_pairs,
+          shared_table_, row_words_, next_queue_.data(), level + 1);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
   }
 
   std::size_t pair_bytes() const override { return sizeof(uint2); }
@@ -876,7 +1008,7 @@ class CudaKernels final : public SearchKernels {
   std::int64_t receive_capacity() const override { return part_.parts > 1 ? static_cast<std::int64_t>(recv_.size()) : 0; }
   std::int64_t eager_capacity() const override { return part_.parts > 1 ? eager_ : 0; }
   std::byte* eager_receive() override { return reinterpret_cast<std::byte*>(eager_recv_.data()); }
-  std::byte* frontier_bitmap() override { return reinterpret_cast<std::byte*>(frontier_.data()); }
+  std::byte* frontier_bitmap() override { return reinterpret_cast<std::byte*>(frontier_words_); }
   std::byte* parent_global() override { return reinterpret_cast<std::byte*>(parent_.data()); }
   std::byte* level_global() override { return reinterpret_cast<std::byte*>(level_.data()); }
 
@@ -997,7 +1129,15 @@ class CudaKernels final : public SearchKernels {
   int sms_ = 1;
   std::int64_t local_words32_ = 0, global_words32_ = 0;
   std::int64_t queue_size_ = 0;
-  DeviceBuffer<std::int64_t> offsets_, input_degree_, parent_, degrees_, scan_, region_, anc_, anc_next_;
+  DeviceBuffer<std::int64_t> offsets_, input_degree_, parent_, degrees_, scan_, anc_, anc_next_;
+  DeviceBuffer<uint2*> dest_pairs_;  // View::dest_pairs
+  std::uint32_t* frontier_words_ = nullptr;  // frontier_, or the frontier in the peer window
+  // Peer memory (use_peer_memory): the window, its layout, the shares so far and the table
+  // the last one filled.
+  std::unique_ptr<comm::PeerWindow> window_;
+  SharedLayout layout_{};
+  std::uint64_t shares_ = 0;
+  const ull* shared_table_ = nullptr;
   DeviceBuffer<std::uint32_t> columns_, visited_, next_, frontier_, sent_, queue_, next_queue_, long_list_, sources_;
   DeviceBuffer<std::int32_t> level_;
   DeviceBuffer<uint2> send_, recv_, eager_recv_;

@@ -6,6 +6,7 @@
 
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
+#include "comm/peer_window.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -22,7 +23,27 @@ std::int64_t eager_pairs(const LocalGraph& graph, std::int64_t requested) {
   return std::min(requested < 0 ? std::int64_t{1} << 15 : requested, graph.vertices());
 }
 
+// Whether the algorithm runs the level loop (the edge-parallel and serial baselines do not).
+bool runs_levels(Algorithm a) {
+  return a == Algorithm::direction_optimizing || a == Algorithm::top_down || a == Algorithm::bottom_up;
+}
+
 }  // namespace
+
+std::string_view to_string(ExchangeMode m) {
+  switch (m) {
+    case ExchangeMode::automatic: return "auto";
+    case ExchangeMode::peer: return "peer";
+    case ExchangeMode::transport: return "transport";
+  }
+  return "?";
+}
+
+ExchangeMode parse_exchange_mode(std::string_view text) {
+  for (ExchangeMode m : {ExchangeMode::automatic, ExchangeMode::peer, ExchangeMode::transport})
+    if (text == to_string(m)) return m;
+  throw InputError(fmt::format("unknown BFS exchange '{}' (choose auto, peer or transport)", text));
+}
 
 BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
                      SearchOptions options)
@@ -44,6 +65,33 @@ BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const Local
       kernels_ = make_cpu_kernels(graph, eager_pairs(graph, options.eager_pairs));
     }
   });
+  choose_exchange();
+}
+
+void BfsEngine::choose_exchange() {
+  if (ctx_.size() == 1) {
+    exchange_reason_ = "none (one rank)";
+    return;
+  }
+  std::string why;  // why not through peer memory
+  if (options_.exchange == ExchangeMode::transport) {
+    why = "bfs.exchange = \"transport\"";
+  } else if (backend_ != Backend::cuda) {
+    why = "the cpu backend";
+  } else if (!runs_levels(options_.algorithm)) {
+    why = fmt::format("the {} search has no peer-memory path", to_string(options_.algorithm));
+  } else if (comm::allreduce(ctx_, ctx_.local_size() > ctx_.visible_devices() ? 1 : 0, comm::Op::max) != 0) {
+    // A share spins on the GPU until the other ranks' shares arrive: ranks time-sliced on one
+    // GPU would wait out each other's slices.
+    why = "ranks share GPUs";
+  } else if (comm::PeerWindow::available(ctx_, &why)) {  // collective: same outcome on every rank
+    kernels_->use_peer_memory(ctx_);
+    exchange_reason_ = "through peer memory (the GPUs store pairs, counts and frontier words into each other's)";
+    return;
+  }
+  if (options_.exchange == ExchangeMode::peer)
+    throw InputError(fmt::format("bfs.exchange = \"peer\" is not possible here: {}", why));
+  exchange_reason_ = fmt::format("on the transport ({})", why);
 }
 
 SearchResult BfsEngine::search(std::int64_t root) {
@@ -77,13 +125,15 @@ SearchResult BfsEngine::search(std::int64_t root) {
 
 std::span<const std::int64_t> BfsEngine::level_counts() {
   SearchKernels& k = *kernels_;
-  if (ctx_.size() > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), graph_.partition);
+  if (k.exchanges_itself()) k.share(false);
+  else if (ctx_.size() > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), graph_.partition);
   k.fetch_level_table();
   return k.wait_level_table();
 }
 
 void BfsEngine::allgather_frontier() {
-  allgather_bitmap(ctx_, transport_, kernels_->stream(), kernels_->frontier_bitmap(), graph_.partition);
+  if (kernels_->exchanges_itself()) kernels_->share(true);
+  else allgather_bitmap(ctx_, transport_, kernels_->stream(), kernels_->frontier_bitmap(), graph_.partition);
 }
 
 void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
@@ -107,6 +157,7 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
   std::int64_t unexplored_edges = graph_.directed_edges - root_degree;
 
   const Algorithm alg = options_.algorithm;
+  const bool direct = k.exchanges_itself();
   bool bottom_up = alg == Algorithm::bottom_up;
   bool frontier_is_queue = true;
   std::int64_t previous_vertices = 0;  // the frontier of the level before
@@ -140,7 +191,8 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
       }
       k.bottom_up(level);
       prof.mark(LevelProfile::kKernels, k);
-      if (p > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), part);
+      if (direct) k.share(false);
+      else if (p > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), part);
       k.fetch_level_table();
       const std::span<const std::int64_t> table = k.wait_level_table();
       prof.mark(LevelProfile::kCounts, k);
@@ -161,6 +213,19 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
       };
       if (p == 1) {
         add(level_counts());
+        prof.mark(LevelProfile::kCounts, k);
+      } else if (direct) {
+        // The pairs are already in their owners' memory: the rows say how many; the owners
+        // claim them, and the rows of the claims follow. One host wait for both tables.
+        k.share(false);
+        k.fetch_level_table(0);
+        prof.mark(LevelProfile::kExchange, k);
+        k.apply_shared(level, frontier_edges);
+        prof.mark(LevelProfile::kKernels, k);
+        k.share(false);
+        k.fetch_level_table(1);
+        add(k.wait_level_table(0));
+        add(k.wait_level_table(1));
         prof.mark(LevelProfile::kCounts, k);
       } else {
         // The counts and the first pairs of every region travel together; the owners claim

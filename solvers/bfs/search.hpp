@@ -8,14 +8,19 @@
 // of all vertices, and the ranks allgather their words of the new frontier.
 // Direction-optimizing switches with Beamer's rule (algorithm.hpp).
 //
-// What a step found travels in the level table (kernels.hpp), allgathered on the transport
-// like the data, and the host calls no host collective inside the search. It waits once per
-// bottom-up level (the table travels ahead of the bitmap, so the next level is decided while
-// the bitmap moves) and once per top-down level whose pairs fit in the eager messages that
-// travel with the counts (twice when some do not: the rest follow, sized by the counts). TESSERA_BFS_PROFILE=1 prints where each level's time goes
-// (level_profile.hpp).
+// What a step found travels in the level table (kernels.hpp), and the host calls no host
+// collective inside the search. Two ways to move it, and the pairs and frontier words:
+//  - on the transport: the table is allgathered like the data. The host waits once per
+//    bottom-up level and once per top-down level whose pairs fit in the eager messages that
+//    travel with the counts (twice when some do not: the rest follow, sized by the counts).
+//  - through peer memory (one node, ExchangeMode): top-down writes its pairs straight into
+//    their owners' memory and a share kernel passes the rows and waits for the other GPUs'
+//    signals, so every level costs one host wait, as on one rank, and no NCCL launch.
+// TESSERA_BFS_PROFILE=1 prints where each level's time goes (level_profile.hpp).
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "comm/context.hpp"
 #include "comm/transport.hpp"
@@ -28,12 +33,22 @@
 
 namespace tessera::bfs {
 
+// How the ranks of a level-synchronous search exchange pairs, counts and frontier words:
+//   automatic  the GPUs store into each other's memory when every rank is on one node and can
+//              map the others' (comm::PeerWindow), else the transport
+//   peer       that, or an InputError saying why not
+//   transport  the run's transport (host-launched groups: NCCL, MPI, ...)
+enum class ExchangeMode { automatic, peer, transport };
+std::string_view to_string(ExchangeMode m);
+ExchangeMode parse_exchange_mode(std::string_view text);  // throws InputError naming the choices
+
 struct SearchOptions {
   Algorithm algorithm = Algorithm::direction_optimizing;
   DirectionPolicy policy;
   // (vertex, parent) pairs per rank that a top-down level sends with its counts, before
   // knowing them (-1: 32768). A level that sends no more needs one host wait, not two.
   std::int64_t eager_pairs = -1;
+  ExchangeMode exchange = ExchangeMode::automatic;
 };
 
 struct SearchResult {
@@ -72,9 +87,14 @@ class BfsEngine {
   comm::Context& context() { return ctx_; }
   comm::Transport& transport() { return transport_; }
   const SearchOptions& options() const { return options_; }
+  // Whether the searches exchange through peer memory (else the transport), and why.
+  bool exchanges_on_device() const { return kernels_->exchanges_itself(); }
+  const std::string& exchange_reason() const { return exchange_reason_; }
   Backend backend() const { return backend_; }
 
  private:
+  // Peer memory or the transport, by options_.exchange (collective).
+  void choose_exchange();
   void run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r);
   // The level table's rows to every rank (several ranks), then the host copy (waits).
   std::span<const std::int64_t> level_counts();
@@ -89,6 +109,7 @@ class BfsEngine {
   SearchOptions options_;
   std::unique_ptr<SearchKernels> kernels_;
   LevelProfile profile_;
+  std::string exchange_reason_;
 };
 
 }  // namespace tessera::bfs

@@ -17,6 +17,11 @@ deck::Schema schema() {
       .greater_than(0).default_value(14.0)
       .floating("beta", "direction_optimizing: go back top-down when the frontier shrinks below vertices / beta vertices")
       .greater_than(0).default_value(24.0)
+      .choice("exchange", "how the GPUs of a level-synchronous search exchange pairs, counts and frontier words: "
+                          "auto (peer memory when every rank is on one node and can map the others' GPU memory, "
+                          "else the transport), peer, or transport",
+              {"auto", "peer", "transport"})
+      .default_value("auto")
       .integer_array("roots", "the roots to search from (0-based vertex ids), one step each").min(0).optional()
       .boolean("graph500", "Graph500 mode: root_count random roots of degree >= 1, every search validated, TEPS "
                            "statistics")

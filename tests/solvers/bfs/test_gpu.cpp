@@ -2,8 +2,10 @@
 // (and the small shaped graphs) gives the serial reference's levels, the cpu engine's reached
 // and Graph500 edge counts, and parents the cuda validator accepts; the cuda validator counts
 // the same violations as the cpu one on broken trees; every search of one engine (not only
-// its first) is right; top-down levels whose pairs do not all fit the eager messages too. Registered for 1 and 2 ranks: 2 GPUs must agree with 1 (both with the
-// reference). Skips without a GPU.
+// its first) is right; top-down levels whose pairs do not all fit the eager messages too.
+// Registered for 1 and 2 ranks: 2 GPUs must agree with 1 (both with the reference), with the
+// exchanges through peer memory (the default where the GPUs can map each other's memory) and
+// through the transport. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -13,6 +15,7 @@
 #include <vector>
 
 #include "comm/collectives.hpp"
+#include "comm/peer_window.hpp"
 #include "comm/transport.hpp"
 #include "solvers/bfs/edge_source.hpp"
 #include "solvers/bfs/reference.hpp"
@@ -35,10 +38,16 @@ comm::Transport& transport(Backend b) {
   return b == Backend::cuda ? *cuda : *cpu;
 }
 
+// The same search on the cpu (always through its transport).
+SearchOptions on_transport(SearchOptions o) {
+  o.exchange = ExchangeMode::transport;
+  return o;
+}
+
 struct Engines {
   Engines(const LocalGraph& g, SearchOptions o)
       : cuda(context(), transport(Backend::cuda), g, Backend::cuda, o),
-        cpu(context(), transport(Backend::cpu), g, Backend::cpu, o) {}
+        cpu(context(), transport(Backend::cpu), g, Backend::cpu, on_transport(o)) {}
   BfsEngine cuda, cpu;
 };
 
@@ -72,21 +81,27 @@ TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
     const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
     const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
     const auto roots = sample_roots(ctx, g, 3, 9);
-    // With 2 GPUs, eager pairs 0 and 1 send (all, or all but one of) a top-down level's
-    // pairs after its counts.
+    // With 2 GPUs: the default exchange (peer memory where possible), and the transport,
+    // where eager pairs 0 and 1 send (all, or all but one of) a top-down level's pairs after
+    // its counts.
+    const ExchangeMode transport_only = ExchangeMode::transport;
     std::vector<SearchOptions> algorithms = {{Algorithm::direction_optimizing, {}},
                                              {Algorithm::direction_optimizing, {0.01, 1e9}},
-                                             {Algorithm::direction_optimizing, {}, 1},
                                              {Algorithm::top_down, {}},
-                                             {Algorithm::top_down, {}, 0},
-                                             {Algorithm::bottom_up, {}}};
+                                             {Algorithm::bottom_up, {}},
+                                             {Algorithm::direction_optimizing, {}, -1, transport_only},
+                                             {Algorithm::direction_optimizing, {}, 1, transport_only},
+                                             {Algorithm::top_down, {}, 0, transport_only},
+                                             {Algorithm::bottom_up, {}, -1, transport_only}};
     if (scale <= 13) algorithms.push_back({Algorithm::edge_parallel, {}});
     for (const SearchOptions& options : algorithms) {
       const Algorithm alg = options.algorithm;
       Engines e(g, options);
       for (std::int64_t root : roots) {
         SCOPED_TRACE("scale " + std::to_string(scale) + " " + std::string(to_string(alg)) + " eager " +
-                     std::to_string(options.eager_pairs) + " root " + std::to_string(root));
+                     std::to_string(options.eager_pairs) + " exchange " + std::string(to_string(options.exchange)) +
+                     (e.cuda.exchanges_on_device() ? " (peer memory)" : " (transport)") + " root " +
+                     std::to_string(root));
         compare_search(e, whole, root);
       }
     }
@@ -183,4 +198,33 @@ TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
     EXPECT_GT(std::accumulate(a.begin(), a.end(), std::int64_t{0}), 0);
   }
   EXPECT_EQ(counts(e.cuda, good), (std::array<std::int64_t, kChecks>{}));
+}
+
+// Ranks with a GPU each that can map each other's memory: the default search exchanges
+// through it, and asking for it explicitly works; otherwise (other nodes, ranks sharing a GPU)
+// the explicit request is refused with the reason. One rank has nothing to exchange.
+TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  KroneckerSpec spec;
+  spec.scale = 10;
+  const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+  std::string why = "ranks share GPUs";
+  const bool own_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) == 0;
+  const bool possible = ctx.size() > 1 && own_gpus && comm::PeerWindow::available(ctx, &why);
+  BfsEngine automatic(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
+  EXPECT_EQ(automatic.exchanges_on_device(), possible) << automatic.exchange_reason();
+  if (ctx.size() == 1 || possible) {
+    BfsEngine peer(ctx, transport(Backend::cuda), g, Backend::cuda,
+                   SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer});
+    EXPECT_EQ(peer.exchanges_on_device(), possible);
+  } else {
+    EXPECT_THROW(BfsEngine(ctx, transport(Backend::cuda), g, Backend::cuda,
+                           SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer}),
+                 InputError)
+        << why;
+  }
+  BfsEngine plain(ctx, transport(Backend::cuda), g, Backend::cuda,
+                  SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
+  EXPECT_FALSE(plain.exchanges_on_device());
 }
