@@ -2,22 +2,11 @@
 
 #include <stdexcept>
 
+#include "comm/allgather.hpp"
+
 #include "solvers/bfs/kernels.hpp"
 
 namespace tessera::bfs {
-
-void allgather_blocks(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
-                      std::span<const std::int64_t> offsets, std::span<const std::int64_t> lengths, int tag) {
-  const int p = ctx.size(), me = ctx.rank();
-  if (p == 1) return;
-  std::vector<comm::Message> sends, recvs;
-  for (int r = 0; r < p; ++r) {
-    if (r == me) continue;
-    if (lengths[me] > 0) sends.push_back({base + offsets[me], static_cast<std::size_t>(lengths[me]), r, tag});
-    if (lengths[r] > 0) recvs.push_back({base + offsets[r], static_cast<std::size_t>(lengths[r]), r, tag});
-  }
-  transport.start(sends, recvs, stream)->finish();
-}
 
 void allgather_vertex_array(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
                             const VertexPartition& part, std::size_t element_bytes, int tag) {
@@ -27,7 +16,7 @@ void allgather_vertex_array(comm::Context& ctx, comm::Transport& transport, stre
     offsets.push_back(range.begin * static_cast<std::int64_t>(element_bytes));
     lengths.push_back(range.count * static_cast<std::int64_t>(element_bytes));
   }
-  allgather_blocks(ctx, transport, stream, base, offsets, lengths, tag);
+  comm::allgather_blocks(ctx, transport, stream, base, offsets, lengths, tag);
 }
 
 void allgather_bitmap(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* bitmap,
@@ -38,7 +27,7 @@ void allgather_bitmap(comm::Context& ctx, comm::Transport& transport, stream_t s
     offsets.push_back(words.begin * 8);
     lengths.push_back(words.count * 8);
   }
-  allgather_blocks(ctx, transport, stream, bitmap, offsets, lengths, kTagFrontier);
+  comm::allgather_blocks(ctx, transport, stream, bitmap, offsets, lengths, kTagFrontier);
 }
 
 void allgather_rows(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* table,

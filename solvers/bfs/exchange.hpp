@@ -1,14 +1,13 @@
 #pragma once
-// The two exchanges of the distributed search, on the run's transport (host or device
+// The exchanges of the distributed search, on the run's transport (host or device
 // memory alike), so the solver needs no collective that comm does not have:
-//  - allgather_blocks: an in-place allgatherv; rank r's bytes [offset_r, offset_r + length_r)
-//    of a global array go to the same place on every other rank (the frontier bitmap, and
-//    the parent and level arrays before validation).
+//  - allgather_vertex_array / allgather_bitmap: comm::allgather_blocks of each rank's part of
+//    a global array (the frontier bitmap, and the parent and level arrays before validation).
 //  - allgather_rows: the level table's rows (kernels.hpp), so every rank knows every rank's
 //    counts of the step: the global totals and the pairs it is about to receive.
 //  - exchange_pairs: an alltoallv of (vertex, parent) pairs from per-destination send
 //    regions, with the counts of the (allgathered) level table.
-// Both are collective and complete when they return (received data is visible to work queued
+// All are collective and complete when they return (received data is visible to work queued
 // on `stream` afterwards). Zero-byte messages are skipped on both sides.
 #include <cstddef>
 #include <cstdint>
@@ -23,9 +22,6 @@
 namespace tessera::bfs {
 
 enum ExchangeTag : int { kTagFrontier = 601, kTagParent = 602, kTagLevel = 603, kTagPairs = 604, kTagRows = 605 };
-
-void allgather_blocks(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,
-                      std::span<const std::int64_t> offsets, std::span<const std::int64_t> lengths, int tag);
 
 // Byte blocks of the partition for an array of `element_bytes`-sized entries per vertex.
 void allgather_vertex_array(comm::Context& ctx, comm::Transport& transport, stream_t stream, std::byte* base,

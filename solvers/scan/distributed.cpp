@@ -1,8 +1,8 @@
 #include "solvers/scan/distributed.hpp"
 
 #include <type_traits>
-#include <vector>
 
+#include "comm/allgather.hpp"
 #include "comm/collectives.hpp"
 #include "core/timer.hpp"
 
@@ -19,19 +19,6 @@ Wide exscan_wide(comm::Context& ctx, Wide total) {
     return static_cast<Wide>(comm::exscan(ctx, static_cast<std::uint64_t>(total)));
   else
     return comm::exscan(ctx, total);
-}
-
-// Slot q of `totals` (device memory) from rank q, for every q, on the transport.
-template <class Wide>
-void allgather_totals(comm::Context& ctx, comm::Transport& transport, Wide* totals, stream_t stream) {
-  const int me = ctx.rank();
-  std::vector<comm::Message> sends, recvs;
-  for (int q = 0; q < ctx.size(); ++q) {
-    if (q == me) continue;
-    sends.push_back({totals + me, sizeof(Wide), q, kTagTotals});
-    recvs.push_back({totals + q, sizeof(Wide), q, kTagTotals});
-  }
-  transport.start(sends, recvs, stream)->finish();
 }
 
 }  // namespace
@@ -53,7 +40,9 @@ DistributedResult<In, Out> distributed_scan(comm::Context& ctx, LocalScan<In, Ou
   if (transport && transport->memory() == Memory::device && local.queued_offsets()) {
     wide_t<Out>* totals = local.device_totals(ctx.size());
     local.queued_begin(in, out, n_local, mode, ctx.rank(), need_total);
-    allgather_totals(ctx, *transport, totals, local.stream());
+    // Slot q of `totals` (device memory) from rank q, for every q, on the transport.
+    comm::allgather_equal_blocks(ctx, *transport, local.stream(), reinterpret_cast<std::byte*>(totals), sizeof(*totals),
+                                 kTagTotals);
     local.queued_finish();
     local.synchronize();
     result.times.finish = timer.seconds();
