@@ -86,38 +86,24 @@ class CpuKernels final : public SearchKernels {
   }
 
   void apply_received(int level, std::int64_t count) override {
-    std::int64_t found = 0, edges = 0;
-#pragma omp parallel for schedule(static) reduction(+ : found, edges) if (count >= kParallelItems)
-    for (std::int64_t i = 0; i < count; ++i) {
-      const std::int64_t w = recv_[2 * i] - begin_;
-      if (claim(w, recv_[2 * i + 1], level + 1)) {
-        ++found;
-        edges += g_.degree(w);
-      }
-    }
-    row_[kRowFound] += found;  // after apply_eager's claims of the same level
-    row_[kRowEdges] += edges;
+    const Claimed c = claim_pairs(recv_.data(), count, level);
+    row_[kRowFound] += c.found;  // after apply_eager's claims of the same level
+    row_[kRowEdges] += c.edges;
   }
 
   void apply_eager(int level) override {
     const int p = part_.parts, me = g_.rank;
     const std::int64_t row = level_row_size(p);
-    std::int64_t found = 0, edges = 0;
+    Claimed all;
     for (int k = 0; k + 1 < p; ++k) {
       const int r = k < me ? k : k + 1;
       const std::int64_t count = std::min(table_[r * row + kRowPairs + me], eager_);
-      const std::int64_t* pairs = eager_recv_.data() + 2 * k * eager_;
-#pragma omp parallel for schedule(static) reduction(+ : found, edges) if (count >= kParallelItems)
-      for (std::int64_t i = 0; i < count; ++i) {
-        const std::int64_t w = pairs[2 * i] - begin_;
-        if (claim(w, pairs[2 * i + 1], level + 1)) {
-          ++found;
-          edges += g_.degree(w);
-        }
-      }
+      const Claimed c = claim_pairs(eager_recv_.data() + 2 * k * eager_, count, level);
+      all.found += c.found;
+      all.edges += c.edges;
     }
-    row_[kRowFound] = found;
-    row_[kRowEdges] = edges;
+    row_[kRowFound] = all.found;
+    row_[kRowEdges] = all.edges;
   }
 
   void swap_queues(std::int64_t count) override {
@@ -289,6 +275,24 @@ class CpuKernels final : public SearchKernels {
   }
 
  private:
+  struct Claimed {
+    std::int64_t found = 0, edges = 0;  // vertices claimed, the sum of their degrees
+  };
+
+  // Claims `count` received (vertex, parent) pairs (global ids, two int64 each) for level + 1.
+  Claimed claim_pairs(const std::int64_t* pairs, std::int64_t count, int level) {
+    std::int64_t found = 0, edges = 0;
+#pragma omp parallel for schedule(static) reduction(+ : found, edges) if (count >= kParallelItems)
+    for (std::int64_t i = 0; i < count; ++i) {
+      const std::int64_t w = pairs[2 * i] - begin_;
+      if (claim(w, pairs[2 * i + 1], level + 1)) {
+        ++found;
+        edges += g_.degree(w);
+      }
+    }
+    return {found, edges};
+  }
+
   // Claims owned vertex `w` (local id) for parent `from` at `level`; true for the one winner.
   bool claim(std::int64_t w, std::int64_t from, int level) {
     std::uint64_t& word = visited_[w >> 6];
