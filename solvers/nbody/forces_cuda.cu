@@ -41,17 +41,9 @@ struct LaunchCap {
 };
 
 template <class T>
-struct TiledParams {
-  const Vec4<T>* targets;
-  const Vec4<T>* sources;
-  Vec4<T>* acc;
-  Vec4<T>* vel;
-  int n_targets, n_sources;  // per launch: below 2^31 (checked on the host)
-  long long target_offset, source_offset;
-  T G, eps2, kick_dt;
+struct TiledParams : detail::KernelParams<T> {
   int group;  // threads per group; blockDim.x / group groups split each tile
   int loads;  // sources each thread loads per tile; a group's slice is group * loads sources
-  bool accumulate;
 };
 
 // Writes the block's sums for target i: acc (= or +=) G * sum, then the optional kick.
@@ -217,24 +209,10 @@ unsigned grid_for(long long n, int threads) {
 
 template <class T>
 TiledParams<T> params_of(const ForceArgs<T>& a, const KernelConfig& c) {
-  TiledParams<T> p{};
-  p.targets = a.targets;
-  p.sources = a.sources;
-  p.acc = a.acc;
-  p.vel = a.vel;
-  if (a.n_targets >= (1LL << 31) - 4096 || a.n_sources >= (1LL << 31) - 4096)
-    throw std::length_error("N-body: a rank's block must hold fewer than 2^31 - 4096 bodies");
-  p.n_targets = static_cast<int>(a.n_targets);
-  p.n_sources = static_cast<int>(a.n_sources);
-  p.target_offset = a.target_offset;
-  p.source_offset = a.source_offset;
-  p.G = a.G;
-  p.eps2 = a.eps2;
-  p.kick_dt = a.kick_dt;
+  TiledParams<T> p{detail::kernel_params(a)};
   p.group = c.group;
   // Each slice holds at least 64 sources (4 unrolled steps), and always a multiple of 16.
   p.loads = c.group >= 64 ? 1 : 64 / c.group;
-  p.accumulate = a.accumulate;
   return p;
 }
 

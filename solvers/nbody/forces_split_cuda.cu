@@ -23,17 +23,9 @@ namespace tessera::nbody {
 namespace {
 
 template <class T>
-struct SplitParams {
-  const Vec4<T>* targets;
-  const Vec4<T>* sources;
-  Vec4<T>* acc;
-  Vec4<T>* vel;
+struct SplitParams : detail::KernelParams<T> {
   Vec4<T>* partials;  // [split][n_targets] raw sums (no G), when split > 1
-  int n_targets, n_sources;
-  int slice;  // sources per block: a multiple of the tile
-  long long target_offset, source_offset;
-  T G, eps2, kick_dt;
-  bool accumulate;
+  int slice;          // sources per block: a multiple of the tile
 };
 
 template <class T, int B, int kThreads, int kUnroll, int kMinBlocks, bool kPotential>
@@ -156,29 +148,15 @@ SplitKernelInfo info_of_shape() {
 
 template <class T>
 void launch_split(const ForceArgs<T>& a, const KernelConfig& c, stream_t stream) {
-  if (a.n_targets >= (1LL << 31) - 4096 || a.n_sources >= (1LL << 31) - 4096)
-    throw std::length_error("N-body: a rank's block must hold fewer than 2^31 - 4096 bodies");
+  SplitParams<T> p{detail::kernel_params(a)};
   const std::int64_t needed = partials_needed(c, a.n_targets);
   if (needed > 0 && (a.partials == nullptr || a.partials_capacity < needed))
     throw std::invalid_argument("N-body: the split kernel (" + c.describe() + ") needs a workspace of " +
                                 std::to_string(needed) + " bodies (ForceArgs::partials)");
-  SplitParams<T> p{};
-  p.targets = a.targets;
-  p.sources = a.sources;
-  p.acc = a.acc;
-  p.vel = a.vel;
   p.partials = a.partials;
-  p.n_targets = static_cast<int>(a.n_targets);
-  p.n_sources = static_cast<int>(a.n_sources);
   const long long tile = split_tile(c.group);
   const long long per_split = (a.n_sources + c.split - 1) / c.split;
   p.slice = static_cast<int>((per_split + tile - 1) / tile * tile);
-  p.target_offset = a.target_offset;
-  p.source_offset = a.source_offset;
-  p.G = a.G;
-  p.eps2 = a.eps2;
-  p.kick_dt = a.kick_dt;
-  p.accumulate = a.accumulate;
   const int b = c.bodies_per_thread, threads = c.group, unroll = c.unroll, min_blocks = c.min_blocks;
   bool launched = false;
 #define TESSERA_NBODY_SPLIT_LAUNCH(type, B, THREADS, UNROLL, MIN_BLOCKS)                          \

@@ -2,10 +2,48 @@
 // Device helpers shared by the force kernels (forces_cuda.cu, forces_split_cuda.cu).
 #include <cuda_pipeline.h>
 
+#include <stdexcept>
+
+#include "solvers/nbody/forces.hpp"
+
 #include "solvers/nbody/pair_force.hpp"
 #include "solvers/nbody/vec.hpp"
 
 namespace tessera::nbody::detail {
+
+// What every force kernel reads (the tiled and split kernels add their own launch shape).
+// Counts are int: a launch covers fewer than 2^31 - 4096 bodies (checked by kernel_params).
+template <class T>
+struct KernelParams {
+  const Vec4<T>* targets;
+  const Vec4<T>* sources;
+  Vec4<T>* acc;
+  Vec4<T>* vel;
+  int n_targets, n_sources;
+  long long target_offset, source_offset;
+  T G, eps2, kick_dt;
+  bool accumulate;
+};
+
+template <class T>
+KernelParams<T> kernel_params(const ForceArgs<T>& a) {
+  if (a.n_targets >= (1LL << 31) - 4096 || a.n_sources >= (1LL << 31) - 4096)
+    throw std::length_error("N-body: a rank's block must hold fewer than 2^31 - 4096 bodies");
+  KernelParams<T> p{};
+  p.targets = a.targets;
+  p.sources = a.sources;
+  p.acc = a.acc;
+  p.vel = a.vel;
+  p.n_targets = static_cast<int>(a.n_targets);
+  p.n_sources = static_cast<int>(a.n_sources);
+  p.target_offset = a.target_offset;
+  p.source_offset = a.source_offset;
+  p.G = a.G;
+  p.eps2 = a.eps2;
+  p.kick_dt = a.kick_dt;
+  p.accumulate = a.accumulate;
+  return p;
+}
 
 // One body (16 or 32 bytes) from global to shared memory without passing through registers.
 template <class T>
