@@ -39,6 +39,24 @@ std::vector<Range> checked_targets(std::int64_t n) {
   return {Range{0, 384}, Range{n - 384, 384}};
 }
 
+// The cpu kernel's sums (with potentials) on targets `r` of `x`, every body a source.
+template <class T>
+std::vector<Vec4<T>> cpu_forces(const std::vector<Vec4<T>>& x, const Range& r, double G, double eps) {
+  std::vector<Vec4<T>> acc(r.count);
+  ForceArgs<T> f;
+  f.targets = x.data() + r.begin;
+  f.n_targets = r.count;
+  f.target_offset = r.begin;
+  f.sources = x.data();
+  f.n_sources = static_cast<std::int64_t>(x.size());
+  f.acc = acc.data();
+  f.potential = true;
+  f.G = T(G);
+  f.eps2 = softening2<T>(eps);
+  forces_cpu<T>(f, 8);
+  return acc;
+}
+
 std::vector<KernelConfig> variants(std::int64_t n, bool dp) {
   std::vector<KernelConfig> out{resolve_config({}, n, n, device_sm_count(), dp)};
   for (KernelConfig c : {KernelConfig{KernelVariant::tiled, 32, 1, 1}, KernelConfig{KernelVariant::tiled, 32, 32, 1},
@@ -86,21 +104,7 @@ void cuda_matches_reference(double tol) {
     for (const Range& r : checked_targets(n)) refs.push_back(nt::reference_forces<T>(x, r, G, softening2<T>(eps)));
     // The cpu kernel on the same targets, for the cuda-vs-cpu comparison.
     std::vector<std::vector<Vec4<T>>> cpu;
-    for (const Range& r : checked_targets(n)) {
-      std::vector<Vec4<T>> acc(r.count);
-      ForceArgs<T> f;
-      f.targets = x.data() + r.begin;
-      f.n_targets = r.count;
-      f.target_offset = r.begin;
-      f.sources = x.data();
-      f.n_sources = n;
-      f.acc = acc.data();
-      f.potential = true;
-      f.G = T(G);
-      f.eps2 = softening2<T>(eps);
-      forces_cpu<T>(f, 8);
-      cpu.push_back(acc);
-    }
+    for (const Range& r : checked_targets(n)) cpu.push_back(cpu_forces<T>(x, r, G, eps));
     for (const KernelConfig& c : variants(n, sizeof(T) == 8)) {
       for (bool potential : {false, true}) {
         if (potential && c.variant != KernelVariant::tiled) continue;  // seeds: forces only
@@ -185,18 +189,7 @@ void default_kernel_matches_cpu(std::int64_t n, double tol) {
   std::vector<std::vector<std::array<long double, 4>>> refs, cpus;
   for (const Range& r : ranges) {
     refs.push_back(nt::reference_forces<float>(x, r, G, softening2<float>(eps)));
-    std::vector<Vec4<float>> cpu(r.count);
-    ForceArgs<float> f;
-    f.targets = x.data() + r.begin;
-    f.n_targets = r.count;
-    f.target_offset = r.begin;
-    f.sources = x.data();
-    f.n_sources = n;
-    f.acc = cpu.data();
-    f.potential = true;
-    f.G = float(G);
-    f.eps2 = softening2<float>(eps);
-    forces_cpu<float>(f, 8);
+    const std::vector<Vec4<float>> cpu = cpu_forces<float>(x, r, G, eps);
     std::vector<std::array<long double, 4>> cpu_ld(r.count);
     for (std::int64_t i = 0; i < r.count; ++i) cpu_ld[i] = {cpu[i].x, cpu[i].y, cpu[i].z, cpu[i].w};
     cpus.push_back(cpu_ld);
