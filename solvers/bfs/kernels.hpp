@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
 
 #include "comm/context.hpp"
 #include "core/stream.hpp"
@@ -137,8 +138,9 @@ class SearchKernels {
   // straight into their owners' receive areas, and share() replaces allgather_rows and the
   // frontier allgather, with no host wait and no message sizes on the host.
   virtual bool exchanges_itself() const { return false; }
-  // Collective (agreed); throws what comm::PeerWindow::available would say.
-  virtual void use_peer_memory(comm::Context& ctx);
+  // Collective. False, with the reason in `why`, where the window cannot be made (the kernels
+  // then keep the transport's buffers); a failure after that throws (agreed).
+  virtual bool use_peer_memory(comm::Context& ctx, std::string* why);
   // Collective, queued: with `frontier`, this rank's words of the frontier bitmap to every
   // rank; then this rank's row to every rank's copy of the table, and a wait on the device
   // until every rank's row has arrived. fetch_level_table copies the table of the last share.

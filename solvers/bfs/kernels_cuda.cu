@@ -944,7 +944,7 @@ class CudaKernels final : public SearchKernels {
 
   bool exchanges_itself() const override { return window_ != nullptr; }
 
-  void use_peer_memory(comm::Context& ctx) override {
+  bool use_peer_memory(comm::Context& ctx, std::string* why) override {
     const int p = part_.parts;
     const auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
     SharedLayout l{};
@@ -958,7 +958,12 @@ class CudaKernels final : public SearchKernels {
     for (int r = 0; r < p; ++r) l.slot_pairs = std::max(l.slot_pairs, part_.range(r).count);
     l.receive = at;
     at += static_cast<std::size_t>(p - 1) * static_cast<std::size_t>(l.slot_pairs) * sizeof(uint2);
-    window_ = std::make_unique<comm::PeerWindow>(ctx, at);  // collective; zeroed
+    try {
+      window_ = std::make_unique<comm::PeerWindow>(ctx, at);  // collective; zeroed
+    } catch (const comm::CollectiveError& e) {  // the same on every rank; nothing changed yet
+      if (why) *why = e.what();
+      return false;
+    }
     comm::agree(ctx, [&] {
       layout_ = l;
       // Pairs for rank r go to r's receive area, slot k = this rank's place among r's others.
@@ -978,6 +983,7 @@ class CudaKernels final : public SearchKernels {
       eager_ = 0;
       TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
     });
+    return true;
   }
 
   void share(bool frontier) override {

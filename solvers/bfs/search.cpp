@@ -6,7 +6,6 @@
 
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
-#include "comm/peer_window.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -84,8 +83,7 @@ void BfsEngine::choose_exchange() {
     // A share spins on the GPU until the other ranks' shares arrive: ranks time-sliced on one
     // GPU would wait out each other's slices.
     why = "ranks share GPUs";
-  } else if (comm::PeerWindow::available(ctx_, &why)) {  // collective: same outcome on every rank
-    kernels_->use_peer_memory(ctx_);
+  } else if (kernels_->use_peer_memory(ctx_, &why)) {  // collective: same outcome on every rank
     exchange_reason_ = "through peer memory (the GPUs store pairs, counts and frontier words into each other's)";
     return;
   }
@@ -123,12 +121,16 @@ SearchResult BfsEngine::search(std::int64_t root) {
   return r;
 }
 
-std::span<const std::int64_t> BfsEngine::level_counts() {
+void BfsEngine::exchange_rows() {
   SearchKernels& k = *kernels_;
   if (k.exchanges_itself()) k.share(false);
   else if (ctx_.size() > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), graph_.partition);
-  k.fetch_level_table();
-  return k.wait_level_table();
+}
+
+std::span<const std::int64_t> BfsEngine::level_counts() {
+  exchange_rows();
+  kernels_->fetch_level_table();
+  return kernels_->wait_level_table();
 }
 
 void BfsEngine::allgather_frontier() {
@@ -191,8 +193,7 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
       }
       k.bottom_up(level);
       prof.mark(LevelProfile::kKernels, k);
-      if (direct) k.share(false);
-      else if (p > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), part);
+      exchange_rows();
       k.fetch_level_table();
       const std::span<const std::int64_t> table = k.wait_level_table();
       prof.mark(LevelProfile::kCounts, k);

@@ -96,7 +96,10 @@ class BfsEngine {
   // Peer memory or the transport, by options_.exchange (collective).
   void choose_exchange();
   void run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r);
-  // The level table's rows to every rank (several ranks), then the host copy (waits).
+  // Every rank's row of the level table to every rank (peer memory or the transport; nothing
+  // with one rank), queued.
+  void exchange_rows();
+  // exchange_rows, then the host copy (waits).
   std::span<const std::int64_t> level_counts();
   void allgather_frontier();
   void run_edge_parallel(std::int64_t root, SearchResult& r);
