@@ -6,13 +6,16 @@
 // TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; TESSERA_BENCH_BFS_ALPHAS="14,28"
 // runs direction_optimizing once per alpha (Beamer's switch to bottom-up, algorithm.hpp), one
 // row each, TESSERA_BENCH_BFS_EAGER="0,4096" once per eager-pair count, and
-// TESSERA_BENCH_BFS_EXCHANGE="peer,transport" once per exchange mode (search.hpp). With P
+// TESSERA_BENCH_BFS_EXCHANGE="peer,transport" once per exchange mode (search.hpp), and
+// TESSERA_BENCH_BFS_LOOP="device,host" once with the level loop on the GPU where it can run
+// there and once driven by the host (SearchOptions::device_levels). With P
 // ranks the same table measures the multi-rank search (compare runs with different -n for
 // scaling).
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -106,6 +109,20 @@ std::vector<ExchangeMode> exchanges_from_env() {
   return out;
 }
 
+// Who runs the level loop (SearchOptions::device_levels): the default (the GPU where it can),
+// or one run per TESSERA_BENCH_BFS_LOOP item: "device" (true), "host" (false). Empty: the default only.
+std::vector<std::optional<bool>> loops_from_env() {
+  const auto items = env_list("TESSERA_BENCH_BFS_LOOP");
+  if (!items || items->empty()) return {std::nullopt};
+  std::vector<std::optional<bool>> out;
+  for (const std::string& item : *items) {
+    if (item != "device" && item != "host")
+      throw InputError(fmt::format("TESSERA_BENCH_BFS_LOOP: unknown level loop '{}' (choose device or host)", item));
+    out.emplace_back(item == "device");
+  }
+  return out;
+}
+
 // Device copy bandwidth (read + write bytes per second), best of a few 256 MiB copies.
 double device_copy_bandwidth() {
   const std::size_t bytes = std::size_t{256} << 20;
@@ -167,6 +184,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     std::vector<Run> runs;
     const std::vector<std::int64_t> eagers = eager_from_env();
     const std::vector<ExchangeMode> exchanges = exchanges_from_env();
+    const std::vector<std::optional<bool>> loops = loops_from_env();
     for (Algorithm alg : algorithms_from_env(algorithms)) {
       if (alg != Algorithm::direction_optimizing) {
         runs.push_back({alg, "", SearchOptions{alg, DirectionPolicy{}}});
@@ -175,11 +193,14 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
       for (const auto& [label, policy] : policies_from_env())
         for (std::int64_t eager : eagers)
           for (ExchangeMode exchange : exchanges)
-            runs.push_back({alg,
-                            label + (eager < 0 ? std::string() : fmt::format(" eager={}", eager)) +
-                                (exchange == ExchangeMode::automatic ? std::string()
-                                                                     : fmt::format(" exchange={}", to_string(exchange))),
-                            SearchOptions{alg, policy, eager, exchange}});
+            for (const std::optional<bool>& loop : loops)
+              runs.push_back(
+                  {alg,
+                   label + (eager < 0 ? std::string() : fmt::format(" eager={}", eager)) +
+                       (exchange == ExchangeMode::automatic ? std::string()
+                                                            : fmt::format(" exchange={}", to_string(exchange))) +
+                       (loop ? fmt::format(" loop={}", *loop ? "device" : "host") : std::string()),
+                   SearchOptions{alg, policy, eager, exchange, loop.value_or(true)}});
     }
     for (const auto& [alg, label, options] : runs) {
       BfsEngine engine(ctx, *transport.transport, g, backend, options);
@@ -218,6 +239,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
                              failed ? fmt::format("{} FAILED VALIDATION", failed) : std::string("validated"), st.min,
                              st.max, double(td) / roots.size(), double(bu) / roots.size());
       if (ctx.size() > 1) row.note += engine.exchanges_on_device() ? "; peer memory" : "; transport";
+      if (engine.levels_on_device()) row.note += "; levels on the GPU";
       log::info("bench bfs: {} {}: {:.4g} GTEPS", row.name, row.size, row.rate);
       report.rows.push_back(row);
     }

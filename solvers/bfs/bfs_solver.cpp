@@ -86,6 +86,7 @@ void BfsSolver::prepare() {
   log::info("bfs: {} search on the {} backend, {} root(s){}", to_string(options_.algorithm), to_string(run_.backend),
             roots_.size(), validate_ ? ", each validated" : "");
   if (ctx_.size() > 1) log::info("bfs: exchanges {}", engine_->exchange_reason());
+  if (engine_->levels_on_device()) log::info("bfs: the GPU runs the level loop (one CUDA graph per search)");
 }
 
 GraphAttributes BfsSolver::attributes() const {

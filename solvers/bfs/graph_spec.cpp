@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "comm/collectives.hpp"
+#include "comm/host_threads.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
@@ -72,19 +73,21 @@ int cores_available() {
   return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
 }
 
-// The build runs on the host with OpenMP: say with how many threads, and warn where the
-// launcher left a rank one core of many (Open MPI binds each rank to one core by default for
-// up to two ranks, and OpenMP then starts one thread: the build takes minutes at scale 26).
-void report_threads(comm::Context& ctx) {
-  const int threads = omp_get_max_threads(), cores = cores_available();
+// The build runs on the host with OpenMP, with the node's cores shared among its ranks
+// (comm::cpu_threads_per_rank; the rank's later OpenMP work too). Say with how many threads,
+// and warn where the launcher left a rank one core of many (Open MPI binds each rank to one
+// core by default for up to two ranks: the build then takes minutes at scale 26).
+void use_threads_per_rank(comm::Context& ctx) {
+  const int threads = comm::cpu_threads_per_rank(ctx), cores = cores_available();
+  omp_set_num_threads(threads);
   const int host = static_cast<int>(std::thread::hardware_concurrency());
   const int fewest = comm::allreduce(ctx, threads, comm::Op::min);
-  log::info("graph construction: {} OpenMP thread(s) per rank (rank 0 may run on {} of the host's {} cores)", threads,
-            cores, host);
+  log::info("graph construction: {} OpenMP thread(s) per rank, {} rank(s) on this node (rank 0 may run on {} of the "
+            "host's {} cores)",
+            threads, ctx.local_size(), cores, host);
   if (fewest == 1 && host >= 2 * ctx.local_size())
     log::warn("graph construction: a rank has one OpenMP thread on a host of {} cores; the launcher probably bound "
-              "it to one core (Open MPI: add --bind-to none and OMP_NUM_THREADS=<cores per rank>, or --map-by "
-              "slot:PE=<cores per rank>)",
+              "it to one core (Open MPI: add --bind-to none, or --map-by slot:PE=<cores per rank>)",
               host);
   else if (cores > 0 && threads > cores)
     log::warn("graph construction: {} OpenMP threads share {} core(s) of rank 0 (set OMP_NUM_THREADS to the cores "
@@ -95,7 +98,7 @@ void report_threads(comm::Context& ctx) {
 }  // namespace
 
 BuiltGraph build_graph_from_spec(comm::Context& ctx, const GraphSpec& spec) {
-  report_threads(ctx);
+  use_threads_per_rank(ctx);
   BuiltGraph out;
   HostTimer timer;
   std::unique_ptr<EdgeSource> source;

@@ -36,6 +36,7 @@
 
 #include "comm/context.hpp"
 #include "core/stream.hpp"
+#include "solvers/bfs/algorithm.hpp"
 #include "solvers/bfs/graph.hpp"
 
 namespace tessera::bfs {
@@ -49,6 +50,16 @@ inline constexpr std::int64_t level_row_size(int ranks) { return kRowPairs + ran
 struct Reached {
   std::int64_t vertices = 0;
   std::int64_t input_degree = 0;
+};
+
+// Where a device-driven search stands (SearchKernels::level_state).
+struct LevelState {
+  bool done = false;
+  int level = 0;  // the next level to run; once done, the last one run (the search's depth)
+  int top_down_levels = 0, bottom_up_levels = 0;
+  // The level concluded last: its direction and the frontier it expanded.
+  bool last_bottom_up = false;
+  std::int64_t last_vertices = 0, last_edges = 0;
 };
 
 // The five Graph500 checks, in the order of the specification.
@@ -149,6 +160,20 @@ class SearchKernels {
   // from the table of the last share), `bound` at most in all (the frontier's edges), like
   // apply_eager: this rank's row holds found and edges of these claims only.
   virtual void apply_shared(int level, std::int64_t bound);
+
+  // Device-driven searches (cuda on one rank, or with peer memory): the GPU keeps the level
+  // loop's state (direction, frontier sizes, the end) and decides each level from the level
+  // table where the counts are, so the host queues a whole search and waits once, not once
+  // per level. Until a search has ended, the host may queue no other steps.
+  virtual bool can_drive_levels() const { return false; }
+  // Queued after reset(): the owner of `root` marks it, and every rank sets out the loop's
+  // state (root_degree: the root's degree, known to every rank).
+  virtual void begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
+                            const DirectionPolicy& policy);
+  // Queues the rest of the search (levels after its end do nothing), or its next level only.
+  virtual void queue_levels(bool one_level);
+  // Waits for the levels queued so far; throws if a share's wait timed out.
+  virtual LevelState level_state();
 };
 
 // `eager`: pairs per rank sent with the level counts (0 with one rank).

@@ -89,6 +89,10 @@ struct View {
   uint2* const* dest_pairs;  // per rank r: where this rank's pairs for r go (its send region, or r's memory)
   ull* row;                    // this rank's row of the level table: found, edges, pairs per rank
   Counters* counters;
+  // Device-driven searches only (else null): the loop's state, and the two queues that are the
+  // frontier of even and odd levels (kernels pick them by the level in the state).
+  struct LevelControl* control;
+  std::uint32_t* queues[2];
 };
 
 __device__ __forceinline__ bool test_bit(const std::uint32_t* words, std::uint32_t i) {
@@ -249,24 +253,42 @@ constexpr int kSmallScanThreads = 512;
 constexpr int kSmallScanItems = 4;
 constexpr std::int64_t kSmallFrontier = kSmallScanThreads * kSmallScanItems;
 
+// One block's exclusive scan of degree_at(q) for q in [first, last) into scan[q], starting
+// from `carry`, in tiles of kSmallFrontier; returns carry + their sum (to every thread).
+template <class DegreeAt>
+__device__ __forceinline__ std::int64_t block_scan_range(std::int64_t first, std::int64_t last, std::int64_t carry,
+                                                         DegreeAt degree_at, std::int64_t* scan) {
+  using Scan = cub::BlockScan<std::int64_t, kSmallScanThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  for (std::int64_t tile = first; tile < last; tile += kSmallFrontier) {  // uniform over the block
+    std::int64_t degree[kSmallScanItems];
+#pragma unroll
+    for (int i = 0; i < kSmallScanItems; ++i) {  // blocked: thread t holds items t * kSmallScanItems + i
+      const std::int64_t q = tile + static_cast<std::int64_t>(threadIdx.x) * kSmallScanItems + i;
+      degree[i] = q < last ? degree_at(q) : 0;
+    }
+    std::int64_t total = 0;
+    Scan(temp).ExclusiveSum(degree, degree, total);
+#pragma unroll
+    for (int i = 0; i < kSmallScanItems; ++i) {
+      const std::int64_t q = tile + static_cast<std::int64_t>(threadIdx.x) * kSmallScanItems + i;
+      if (q < last) scan[q] = carry + degree[i];
+    }
+    carry += total;
+    __syncthreads();  // temp is reused by the next tile
+  }
+  return carry;
+}
+
+__device__ __forceinline__ std::int64_t queued_degree(const View& d, const std::uint32_t* queue, std::int64_t q) {
+  return d.offsets[queue[q] + 1] - d.offsets[queue[q]];
+}
+
 __global__ void __launch_bounds__(kSmallScanThreads) small_frontier_scan(View d, const std::uint32_t* queue,
                                                                        std::int64_t nq, std::int64_t* scan,
                                                                        int row_words) {
-  using Scan = cub::BlockScan<std::int64_t, kSmallScanThreads>;
-  __shared__ typename Scan::TempStorage temp;
-  std::int64_t degree[kSmallScanItems];
-#pragma unroll
-  for (int i = 0; i < kSmallScanItems; ++i) {  // blocked: thread t holds items t * kSmallScanItems + i
-    const std::int64_t q = static_cast<std::int64_t>(threadIdx.x) * kSmallScanItems + i;
-    degree[i] = q < nq ? d.offsets[queue[q] + 1] - d.offsets[queue[q]] : 0;
-  }
-  std::int64_t total = 0;
-  Scan(temp).ExclusiveSum(degree, degree, total);
-#pragma unroll
-  for (int i = 0; i < kSmallScanItems; ++i) {
-    const std::int64_t q = static_cast<std::int64_t>(threadIdx.x) * kSmallScanItems + i;
-    if (q < nq) scan[q] = degree[i];
-  }
+  const std::int64_t total =
+      block_scan_range(0, nq, 0, [&](std::int64_t q) { return queued_degree(d, queue, q); }, scan);
   if (threadIdx.x == 0) scan[nq] = total;
   for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
   ull* c = reinterpret_cast<ull*>(d.counters);
@@ -277,8 +299,8 @@ __global__ void __launch_bounds__(kSmallScanThreads) small_frontier_scan(View d,
 // edge's discovery: d.me for a claimed owned vertex (the next queue), r for a vertex sent to
 // rank r (its send region).
 template <bool kDistributed>
-__global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uint32_t* queue, const std::int64_t* scan,
-                                                   std::int64_t nq, std::uint32_t* next_queue, int next_level) {
+__device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_t* queue, const std::int64_t* scan,
+                                               std::int64_t nq, std::uint32_t* next_queue, int next_level) {
   const std::int64_t total = scan[nq];
   TileAppend out(d.parts);
   ull found = 0, edges = 0;
@@ -323,6 +345,12 @@ __global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uin
     }
   }
   add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
+}
+
+template <bool kDistributed>
+__global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uint32_t* queue, const std::int64_t* scan,
+                                                          std::int64_t nq, std::uint32_t* next_queue, int next_level) {
+  top_down_tiles<kDistributed>(d, queue, scan, nq, next_queue, next_level);
 }
 
 // Claims received pairs (vertex, parent): pair_at(i) for i in [0, count) or kNone where slot
@@ -396,10 +424,13 @@ struct SharedLayout {
 // wait's status after the table, where the host copy finds it. The pairs that top_down stored
 // into other ranks' memory need no fence of their own: that kernel happens before this one in
 // stream order, and the signal's release covers what happened before it.
+// The sequence numbers count the shares on the device (`shares`), so that a share queued in a
+// graph, or skipped by a device-driven search that has ended (on every rank alike), keeps the
+// ranks' numbers equal without the host.
 __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const ull* row, int row_words,
                                                        std::size_t table, std::size_t frontier,
                                                        std::int64_t word_begin, std::int64_t word_count,
-                                                       ull sequence) {
+                                                       ull* shares) {
   if (blockIdx.x == 0)
     for (int r = 0; r < pv.ranks; ++r) {
       ull* to = reinterpret_cast<ull*>(pv.base[r] + table) + static_cast<std::int64_t>(pv.me) * row_words;
@@ -413,16 +444,16 @@ __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const 
       if (r != pv.me) reinterpret_cast<ull*>(pv.base[r] + frontier)[word_begin + i] = w;
   }
   if (comm::peer::last_block_done(pv)) {
-    comm::peer::signal_and_wait(pv, sequence);
+    comm::peer::signal_and_wait(pv, ++*shares);
     reinterpret_cast<ull*>(pv.base[pv.me] + table)[static_cast<std::int64_t>(pv.ranks) * row_words] = *pv.status;
   }
 }
 
 // The pairs the other ranks' top_down wrote here: slot k (the k-th other rank, in rank order)
 // holds that rank's count for this one in its row of the shared table.
-__global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint2* pairs, std::int64_t slot_pairs,
-                                                              const ull* table, int row_words,
-                                                              std::uint32_t* next_queue, int next_level) {
+__device__ __forceinline__ void claim_shared(const View& d, const uint2* pairs, std::int64_t slot_pairs,
+                                             const ull* table, int row_words, std::uint32_t* next_queue,
+                                             int next_level) {
   const auto count_from = [&](int k) {
     const int r = k < d.me ? k : k + 1;
     return static_cast<std::int64_t>(table[static_cast<std::int64_t>(r) * row_words + kRowPairs + d.me]);
@@ -440,6 +471,12 @@ __global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint
       next_queue, next_level);
 }
 
+__global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint2* pairs, std::int64_t slot_pairs,
+                                                              const ull* table, int row_words,
+                                                              std::uint32_t* next_queue, int next_level) {
+  claim_shared(d, pairs, slot_pairs, table, row_words, next_queue, next_level);
+}
+
 // ---- bottom-up -------------------------------------------------------------------------
 
 __global__ void queue_to_bitmap_kernel(const std::uint32_t* queue, std::int64_t nq, std::uint32_t* words) {
@@ -448,7 +485,7 @@ __global__ void queue_to_bitmap_kernel(const std::uint32_t* queue, std::int64_t 
     atomicOr(words + (queue[i] >> 5), 1u << (queue[i] & 31));
 }
 
-__global__ void __launch_bounds__(kBlock) bottom_up_kernel(View d, int next_level) {
+__device__ __forceinline__ void bottom_up_words(const View& d, int next_level) {
   const int lane = threadIdx.x & 31;
   const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * (kBlock / 32);
   const std::int64_t words = (d.nl + 31) / 32;
@@ -486,8 +523,10 @@ __global__ void __launch_bounds__(kBlock) bottom_up_kernel(View d, int next_leve
   add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
+__global__ void __launch_bounds__(kBlock) bottom_up_kernel(View d, int next_level) { bottom_up_words(d, next_level); }
+
 // The rows the thread pass left unresolved, a warp per vertex.
-__global__ void __launch_bounds__(kBlock) bottom_up_long_kernel(View d, int next_level) {
+__device__ __forceinline__ void bottom_up_long_rows(const View& d, int next_level) {
   const int lane = threadIdx.x & 31;
   const std::int64_t warps = static_cast<std::int64_t>(gridDim.x) * (kBlock / 32);
   const auto count = static_cast<std::int64_t>(d.counters->long_size);
@@ -516,6 +555,10 @@ __global__ void __launch_bounds__(kBlock) bottom_up_long_kernel(View d, int next
   add_counts(&d.row[kRowFound], found, &d.row[kRowEdges], edges);
 }
 
+__global__ void __launch_bounds__(kBlock) bottom_up_long_kernel(View d, int next_level) {
+  bottom_up_long_rows(d, next_level);
+}
+
 // This rank's frontier words as a queue of local ids, a word per thread and kBitmapWords words
 // per thread and round: a block scan of the words' bit counts places each word's vertices,
 // and one atomic per block and round takes the block's range of the queue (reading the words
@@ -524,8 +567,8 @@ __global__ void __launch_bounds__(kBlock) bottom_up_long_kernel(View d, int next
 // the order they finish.
 constexpr int kBitmapWords = 4;
 
-__global__ void __launch_bounds__(kBlock) bitmap_to_queue_kernel(const std::uint32_t* words, std::int64_t nwords,
-                                                          std::int64_t nl, std::uint32_t* queue, ull* size) {
+__device__ __forceinline__ void bitmap_to_queue_rounds(const std::uint32_t* words, std::int64_t nwords,
+                                                       std::int64_t nl, std::uint32_t* queue, ull* size) {
   using Scan = cub::BlockScan<unsigned, kBlock>;
   __shared__ typename Scan::TempStorage temp;
   __shared__ ull block_base;
@@ -554,6 +597,11 @@ __global__ void __launch_bounds__(kBlock) bitmap_to_queue_kernel(const std::uint
     }
     __syncthreads();  // temp and block_base are reused by the next round
   }
+}
+
+__global__ void __launch_bounds__(kBlock) bitmap_to_queue_kernel(const std::uint32_t* words, std::int64_t nwords,
+                                                                 std::int64_t nl, std::uint32_t* queue, ull* size) {
+  bitmap_to_queue_rounds(words, nwords, nl, queue, size);
 }
 
 // ---- the seed's edge-parallel step -----------------------------------------------------
@@ -697,6 +745,235 @@ __global__ void __launch_bounds__(kBlock) check_edges(View d) {
 
 // ---- the class -------------------------------------------------------------------------
 
+// ---- device-driven searches ------------------------------------------------------------
+//
+// On one rank, or with peer memory, the GPU runs search.cpp's level loop itself. LevelControl
+// holds what the host loop keeps; conclude_level updates it from the level table after each
+// level (Beamer's rule, next_bottom_up, decides there) and a search is one CUDA graph: a while
+// node around one level, whose if node takes the bottom-up or the top-down branch (the same
+// steps and shares as the host-driven search queues). The two queues are the frontiers of
+// even and odd levels, picked by the level in the state.
+struct LevelControl {
+  long long level;              // the level running (after conclude_level: the next one)
+  int bottom_up;                // its direction
+  int frontier_is_queue;        // this rank's frontier: its queue, else its words of the bitmap
+  int done;                     // the last level found nothing, or a share's wait failed
+  int rule;                     // Algorithm: direction_optimizing, top_down or bottom_up
+  double alpha, beta, vertices;
+  long long frontier_vertices, frontier_edges, previous_vertices, unexplored_edges;
+  long long queue_size;         // this rank's frontier vertices
+  long long top_down_levels, bottom_up_levels;
+  int last_bottom_up;           // the level concluded last: direction, frontier
+  long long last_vertices, last_edges;
+  ull status;                   // nonzero: a share's wait timed out (1 + the silent rank), or kRunaway
+};
+constexpr ull kRunaway = ~0ull;  // more levels than vertices: a bug, not a graph
+
+__device__ __forceinline__ void clear_row_and_counters(const View& d, int row_words) {
+  for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
+  ull* c = reinterpret_cast<ull*>(d.counters);
+  for (int i = threadIdx.x; i < static_cast<int>(sizeof(Counters) / sizeof(ull)); i += blockDim.x) c[i] = 0;
+}
+
+// Level 0: the root (marked by its owner) is the frontier, one vertex of root_degree edges.
+__global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root_degree, std::int64_t directed_edges,
+                                    int rule, double alpha, double beta, int row_words) {
+  if (threadIdx.x == 0) {
+    LevelControl& c = *d.control;
+    const bool mine = root >= d.begin && root < d.begin + d.nl;
+    if (mine) {
+      const auto local = static_cast<std::uint32_t>(root - d.begin);
+      d.visited[local >> 5] |= 1u << (local & 31);
+      d.parent[root] = root;
+      d.level[root] = 0;
+      d.queues[0][0] = local;
+    }
+    c.level = 0;
+    c.frontier_is_queue = 1;
+    c.done = 0;
+    c.rule = rule;
+    c.alpha = alpha;
+    c.beta = beta;
+    c.vertices = static_cast<double>(d.n);
+    c.frontier_vertices = 1;
+    c.frontier_edges = root_degree;
+    c.previous_vertices = 0;
+    c.unexplored_edges = directed_edges - root_degree;
+    c.queue_size = mine ? 1 : 0;
+    c.top_down_levels = c.bottom_up_levels = 0;
+    c.last_bottom_up = 0;
+    c.last_vertices = c.last_edges = 0;
+    c.status = 0;
+    c.bottom_up = rule == static_cast<int>(Algorithm::bottom_up) ||
+                  (rule == static_cast<int>(Algorithm::direction_optimizing) &&
+                   next_bottom_up(false, 1, 0, root_degree, c.unexplored_edges, c.vertices, alpha, beta));
+  }
+  clear_row_and_counters(d, row_words);
+}
+
+// The level's branch: the if node runs its first body (bottom-up) on a nonzero value.
+__global__ void route_level(View d, cudaGraphConditionalHandle branch) {
+  cudaGraphSetConditional(branch, d.control->bottom_up ? 1u : 0u);
+}
+
+// The level's totals from the table (every rank's row, after the level's last share; on one
+// rank, its own table): this rank's next frontier, the end of the search or the next level and
+// its direction. Then the next level's row and counters start from zero. In the search graph,
+// the while node's condition: go on unless done.
+__global__ void conclude_level(View d, const ull* table, int row_words, const ull* wait_status,
+                               cudaGraphConditionalHandle loop, bool looping) {
+  LevelControl& c = *d.control;
+  if (threadIdx.x == 0) {
+    long long found = 0, edges = 0;
+    for (int r = 0; r < d.parts; ++r) {
+      found += static_cast<long long>(table[static_cast<std::int64_t>(r) * row_words + kRowFound]);
+      edges += static_cast<long long>(table[static_cast<std::int64_t>(r) * row_words + kRowEdges]);
+    }
+    c.last_bottom_up = c.bottom_up;
+    c.last_vertices = c.frontier_vertices;
+    c.last_edges = c.frontier_edges;
+    if (c.bottom_up) {
+      ++c.bottom_up_levels;
+      c.queue_size = static_cast<long long>(table[static_cast<std::int64_t>(d.me) * row_words + kRowFound]);
+      c.frontier_is_queue = 0;
+    } else {
+      ++c.top_down_levels;
+      c.queue_size = static_cast<long long>(d.counters->next_size);
+      c.frontier_is_queue = 1;
+    }
+    if (wait_status && *wait_status) {
+      c.status = *wait_status;
+      c.done = 1;
+    } else if (found == 0) {
+      c.done = 1;
+    } else if (static_cast<double>(c.level) >= c.vertices) {
+      c.status = kRunaway;
+      c.done = 1;
+    } else {
+      c.previous_vertices = c.frontier_vertices;
+      c.frontier_vertices = found;
+      c.frontier_edges = edges;
+      c.unexplored_edges -= edges;
+      ++c.level;
+      if (c.rule == static_cast<int>(Algorithm::direction_optimizing))
+        c.bottom_up = next_bottom_up(c.bottom_up, c.frontier_vertices, c.previous_vertices, c.frontier_edges,
+                                     c.unexplored_edges, c.vertices, c.alpha, c.beta);
+    }
+    if (looping) cudaGraphSetConditional(loop, c.done ? 0u : 1u);
+  }
+  __syncthreads();  // on one rank the table holds the row cleared here
+  clear_row_and_counters(d, row_words);
+}
+
+__device__ __forceinline__ std::uint32_t* level_queue(const View& d, long long level) { return d.queues[level & 1]; }
+
+// Top-down branch. After a bottom-up level the frontier is this rank's words: as a queue first.
+__global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::int64_t words) {
+  const LevelControl& c = *d.control;
+  if (c.frontier_is_queue) return;
+  bitmap_to_queue_rounds(d.frontier + d.begin / 32, words, d.nl, level_queue(d, c.level), &d.counters->selected);
+}
+
+// The frontier's degrees and their exclusive scan for a queue whose length only the device
+// knows: a small frontier in one block; else each block sums its chunk of the queue (this
+// kernel), then scans it after the sums of the blocks before it (driven_frontier_scan).
+__global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_sums(View d, std::int64_t* degrees,
+                                                                         std::int64_t* sums) {
+  const LevelControl& c = *d.control;
+  const std::int64_t nq = c.queue_size;
+  if (nq <= kSmallFrontier) return;
+  const std::uint32_t* queue = level_queue(d, c.level);
+  const Range chunk = block_range(nq, static_cast<int>(gridDim.x), static_cast<int>(blockIdx.x));
+  std::int64_t sum = 0;
+  for (std::int64_t q = chunk.begin + threadIdx.x; q < chunk.begin + chunk.count; q += blockDim.x) {
+    degrees[q] = queued_degree(d, queue, q);
+    sum += degrees[q];
+  }
+  using Reduce = cub::BlockReduce<std::int64_t, kSmallScanThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  sum = Reduce(temp).Sum(sum);
+  if (threadIdx.x == 0) sums[blockIdx.x] = sum;
+}
+
+__global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_scan(View d, const std::int64_t* degrees,
+                                                                         const std::int64_t* sums,
+                                                                         std::int64_t* scan) {
+  const LevelControl& c = *d.control;
+  const std::int64_t nq = c.queue_size;
+  if (nq <= kSmallFrontier) {
+    if (blockIdx.x == 0) {
+      const std::uint32_t* queue = level_queue(d, c.level);
+      const std::int64_t total =
+          block_scan_range(0, nq, 0, [&](std::int64_t q) { return queued_degree(d, queue, q); }, scan);
+      if (threadIdx.x == 0) scan[nq] = total;
+    }
+    return;
+  }
+  using Reduce = cub::BlockReduce<std::int64_t, kSmallScanThreads>;
+  __shared__ typename Reduce::TempStorage temp;
+  __shared__ std::int64_t carry;
+  std::int64_t before = 0;
+  for (unsigned b = threadIdx.x; b < blockIdx.x; b += blockDim.x) before += sums[b];
+  before = Reduce(temp).Sum(before);
+  if (threadIdx.x == 0) carry = before;
+  __syncthreads();
+  const Range chunk = block_range(nq, static_cast<int>(gridDim.x), static_cast<int>(blockIdx.x));
+  const std::int64_t end =
+      block_scan_range(chunk.begin, chunk.begin + chunk.count, carry, [&](std::int64_t q) { return degrees[q]; }, scan);
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) scan[nq] = end;
+}
+
+template <bool kDistributed>
+__global__ void __launch_bounds__(kBlock) driven_top_down(View d, const std::int64_t* scan) {
+  const LevelControl& c = *d.control;
+  top_down_tiles<kDistributed>(d, level_queue(d, c.level), scan, c.queue_size, level_queue(d, c.level + 1),
+                               static_cast<int>(c.level + 1));
+}
+
+// Unlike apply_shared (host-driven), the claims add to the row's found and edges from
+// top_down, so the level's last share carries the level's totals.
+__global__ void __launch_bounds__(kBlock) driven_apply_shared(View d, const uint2* pairs, std::int64_t slot_pairs,
+                                                              const ull* table, int row_words) {
+  const LevelControl& c = *d.control;
+  claim_shared(d, pairs, slot_pairs, table, row_words, level_queue(d, c.level + 1), static_cast<int>(c.level + 1));
+}
+
+// Bottom-up branch. After a top-down level the frontier is this rank's queue: as its words
+// first (cleared, then set).
+__global__ void driven_clear_words(View d, std::int64_t words) {
+  if (!d.control->frontier_is_queue) return;
+  std::uint32_t* mine = d.frontier + d.begin / 32;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < words;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    mine[i] = 0;
+}
+
+__global__ void driven_queue_to_bitmap(View d) {
+  const LevelControl& c = *d.control;
+  if (!c.frontier_is_queue) return;
+  const std::uint32_t* queue = level_queue(d, c.level);
+  std::uint32_t* mine = d.frontier + d.begin / 32;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < c.queue_size;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    atomicOr(mine + (queue[i] >> 5), 1u << (queue[i] & 31));
+}
+
+__global__ void __launch_bounds__(kBlock) driven_bottom_up(View d) {
+  bottom_up_words(d, static_cast<int>(d.control->level + 1));
+}
+
+__global__ void __launch_bounds__(kBlock) driven_bottom_up_long(View d) {
+  bottom_up_long_rows(d, static_cast<int>(d.control->level + 1));
+}
+
+// The vertices found replace this rank's words of the frontier.
+__global__ void driven_next_to_frontier(View d, std::int64_t words) {
+  std::uint32_t* mine = d.frontier + d.begin / 32;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < words;
+       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+    mine[i] = d.next[i];
+}
+
 template <class T>
 T* bytes_as(std::byte* p) {
   return reinterpret_cast<T*>(p);
@@ -758,6 +1035,11 @@ class CudaKernels final : public SearchKernels {
     }
     counters_ = DeviceBuffer<Counters>(1);
     host_counters_ = PinnedBuffer<Counters>(1);
+    shares_on_device_ = zeroed<ull>(1);
+    control_ = DeviceBuffer<LevelControl>(1);
+    host_control_ = PinnedBuffer<LevelControl>(1);
+    scan_blocks_ = 2 * sms_;
+    chunk_sums_ = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(scan_blocks_));
 
     // CUB scratch for the largest scan of frontier degrees.
     std::size_t scan_bytes = 0;
@@ -784,12 +1066,17 @@ class CudaKernels final : public SearchKernels {
     view_.dest_pairs = dest_pairs_.data();
     view_.row = table_.data() + static_cast<std::int64_t>(row_words_) * g.rank;
     view_.counters = counters_.data();
+    view_.control = control_.data();
+    view_.queues[0] = queue_.data();
+    view_.queues[1] = next_queue_.data();
     TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
   ~CudaKernels() override {
     for (cudaEvent_t e : table_copied_)
       if (e) (void)cudaEventDestroy(e);
+    for (cudaGraphExec_t g : {search_graph_, level_graph_})
+      if (g) (void)cudaGraphExecDestroy(g);
   }
   CudaKernels(const CudaKernels&) = delete;
   CudaKernels& operator=(const CudaKernels&) = delete;
@@ -931,13 +1218,7 @@ class CudaKernels final : public SearchKernels {
   std::span<const std::int64_t> wait_level_table(int slot) override {
     TESSERA_CUDA_CHECK(cudaEventSynchronize(table_copied_[slot]));
     std::vector<std::int64_t>& out = table_copy_[slot];
-    if (window_) {
-      const ull status = host_table_[slot].data()[out.size()];
-      if (status != 0)
-        throw std::runtime_error("bfs: rank " + std::to_string(status - 1) + " did not share its level counts within " +
-                                 std::to_string(static_cast<int>(comm::PeerWindow::kWaitTimeoutSeconds)) +
-                                 " s (a failed rank, or ranks out of step)");
-    }
+    if (window_) throw_if_wait_failed(host_table_[slot].data()[out.size()]);
     for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<std::int64_t>(host_table_[slot].data()[i]);
     return out;
   }
@@ -988,13 +1269,8 @@ class CudaKernels final : public SearchKernels {
 
   void share(bool frontier) override {
     const int t = static_cast<int>(shares_++ & 1);
-    const Range words = block_range(part_.words(), part_.parts, g_.rank);
-    const std::int64_t count = frontier ? words.count : 0;
-    const int blocks = static_cast<int>(std::clamp<std::int64_t>((count + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
-    share_kernel<<<blocks, kBlock, 0, stream_>>>(window_->view(), view_.row, row_words_, layout_.table[t],
-                                                 layout_.frontier, words.begin, count, window_->next_sequence());
-    TESSERA_CUDA_CHECK_LAUNCH();
-    shared_table_ = reinterpret_cast<const ull*>(window_->local() + layout_.table[t]);
+    queue_share(t, frontier);
+    shared_table_ = shared_table(t);
   }
 
   void apply_shared(int level, std::int64_t bound) override {
@@ -1006,6 +1282,38 @@ class CudaKernels final : public SearchKernels {
           shared_table_, row_words_, next_queue_.data(), level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
+  }
+
+  bool can_drive_levels() const override { return part_.parts == 1 || window_ != nullptr; }
+
+  void begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
+                    const DirectionPolicy& policy) override {
+    if (!search_graph_) make_graphs();
+    begin_levels_kernel<<<1, 64, 0, stream_>>>(view_, root, root_degree, g_.directed_edges, static_cast<int>(algorithm),
+                                               policy.alpha, policy.beta, row_words_);
+    TESSERA_CUDA_CHECK_LAUNCH();
+  }
+
+  void queue_levels(bool one_level) override {
+    TESSERA_CUDA_CHECK(cudaGraphLaunch(one_level ? level_graph_ : search_graph_, stream_));
+  }
+
+  LevelState level_state() override {
+    TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), control_.data(), sizeof(LevelControl),
+                                       cudaMemcpyDeviceToHost, stream_));
+    stream_.synchronize();
+    const LevelControl& c = *host_control_.data();
+    if (c.status == kRunaway) throw std::logic_error("bfs: the device-driven search ran more levels than vertices");
+    throw_if_wait_failed(c.status);
+    LevelState s;
+    s.done = c.done != 0;
+    s.level = static_cast<int>(c.level);
+    s.top_down_levels = static_cast<int>(c.top_down_levels);
+    s.bottom_up_levels = static_cast<int>(c.bottom_up_levels);
+    s.last_bottom_up = c.last_bottom_up != 0;
+    s.last_vertices = c.last_vertices;
+    s.last_edges = c.last_edges;
+    return s;
   }
 
   std::size_t pair_bytes() const override { return sizeof(uint2); }
@@ -1091,6 +1399,145 @@ class CudaKernels final : public SearchKernels {
 
   void clear_counters() { TESSERA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters), stream_)); }
 
+  static void throw_if_wait_failed(ull status) {
+    if (status != 0)
+      throw std::runtime_error("bfs: rank " + std::to_string(status - 1) + " did not share its level counts within " +
+                               std::to_string(static_cast<int>(comm::PeerWindow::kWaitTimeoutSeconds)) +
+                               " s (a failed rank, or ranks out of step)");
+  }
+
+  const ull* shared_table(int t) const { return reinterpret_cast<const ull*>(window_->local() + layout_.table[t]); }
+
+  // Queues a share of this rank's row (and, with `frontier`, its words of the frontier bitmap)
+  // into table t of every rank.
+  void queue_share(int t, bool frontier) {
+    const Range words = block_range(part_.words(), part_.parts, g_.rank);
+    const std::int64_t count = frontier ? words.count : 0;
+    const int blocks = static_cast<int>(std::clamp<std::int64_t>((count + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
+    share_kernel<<<blocks, kBlock, 0, stream_>>>(window_->view(), view_.row, row_words_, layout_.table[t],
+                                                 layout_.frontier, words.begin, count, shares_on_device_.data());
+    TESSERA_CUDA_CHECK_LAUNCH();
+  }
+
+  // ---- the graphs of a device-driven search --------------------------------------------
+
+  // The steps of one level's branches, as the host-driven search queues them, but with every
+  // size and level read from the LevelControl. With peer memory, the branch's share goes to
+  // table 0 and the level's last share to table 1 (a rank passes the next level's first
+  // share only after every rank has passed its last one, so no table is overwritten early).
+  void queue_top_down_branch() {
+    const std::int64_t words = (g_.count + 31) / 32;
+    driven_bitmap_to_queue<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(view_, words);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    driven_frontier_sums<<<scan_blocks_, kSmallScanThreads, 0, stream_>>>(view_, degrees_.data(), chunk_sums_.data());
+    TESSERA_CUDA_CHECK_LAUNCH();
+    driven_frontier_scan<<<scan_blocks_, kSmallScanThreads, 0, stream_>>>(view_, degrees_.data(), chunk_sums_.data(),
+                                                                          scan_.data());
+    TESSERA_CUDA_CHECK_LAUNCH();
+    const std::size_t shared = append_shared_bytes(part_.parts);
+    if (part_.parts > 1)
+      driven_top_down<true><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
+    else
+      driven_top_down<false><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
+    TESSERA_CUDA_CHECK_LAUNCH();
+    if (window_) {
+      queue_share(0, false);
+      driven_apply_shared<<<sms_ * 8, kBlock, append_shared_bytes(1), stream_>>>(
+          view_, reinterpret_cast<const uint2*>(window_->local() + layout_.receive), layout_.slot_pairs,
+          shared_table(0), row_words_);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    }
+  }
+
+  void queue_bottom_up_branch() {
+    const std::int64_t words = local_words32_;
+    driven_clear_words<<<grid(words), kBlock, 0, stream_>>>(view_, words);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    driven_queue_to_bitmap<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    if (window_) queue_share(0, true);
+    driven_bottom_up<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    driven_bottom_up_long<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    driven_next_to_frontier<<<grid(words), kBlock, 0, stream_>>>(view_, words);
+    TESSERA_CUDA_CHECK_LAUNCH();
+  }
+
+  // Captures what `queue` launches on the stream into graph g, after node `after` (if any).
+  template <class Queue>
+  void capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue) {
+    TESSERA_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, g, after, nullptr, after ? 1 : 0,
+                                                     cudaStreamCaptureModeThreadLocal));
+    try {
+      queue();
+    } catch (...) {
+      cudaGraph_t ignored = nullptr;
+      (void)cudaStreamEndCapture(stream_, &ignored);
+      throw;
+    }
+    TESSERA_CUDA_CHECK(cudaStreamEndCapture(stream_, &g));
+  }
+
+  // One level into the empty graph g: route_level, an if node over the two branches, the
+  // level's last share and conclude_level (which, `looping`, sets the while node's `loop`).
+  void build_level(cudaGraph_t g, cudaGraphConditionalHandle loop, bool looping) {
+    cudaGraphConditionalHandle branch = 0;
+    TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, g, 0, 0));
+    capture_into(g, nullptr, [&] {
+      route_level<<<1, 1, 0, stream_>>>(view_, branch);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    });
+    cudaGraphNode_t route = nullptr;
+    std::size_t nodes = 1;
+    TESSERA_CUDA_CHECK(cudaGraphGetNodes(g, &route, &nodes));
+    cudaGraphNodeParams p{};
+    p.type = cudaGraphNodeTypeConditional;
+    p.conditional.handle = branch;
+    p.conditional.type = cudaGraphCondTypeIf;
+    p.conditional.size = 2;  // [0] when the value is nonzero (bottom-up), [1] otherwise
+    cudaGraphNode_t branches = nullptr;
+    TESSERA_CUDA_CHECK(cudaGraphAddNode(&branches, g, &route, nullptr, 1, &p));
+    capture_into(p.conditional.phGraph_out[0], nullptr, [&] { queue_bottom_up_branch(); });
+    capture_into(p.conditional.phGraph_out[1], nullptr, [&] { queue_top_down_branch(); });
+    capture_into(g, &branches, [&] {
+      if (window_) queue_share(1, false);
+      conclude_level<<<1, 64, 0, stream_>>>(view_, window_ ? shared_table(1) : table_.data(), row_words_,
+                                           window_ ? window_->view().status : nullptr, loop, looping);
+      TESSERA_CUDA_CHECK_LAUNCH();
+    });
+  }
+
+  static cudaGraphExec_t instantiate(cudaGraph_t g) {
+    cudaGraphExec_t exec = nullptr;
+    const cudaError_t err = cudaGraphInstantiate(&exec, g, 0);
+    (void)cudaGraphDestroy(g);
+    TESSERA_CUDA_CHECK(err);
+    return exec;
+  }
+
+  // The search graph (a while node around a level) and the one-level graph (profiling).
+  void make_graphs() {
+    stream_.synchronize();  // captures begin on an idle stream
+    cudaGraph_t g = nullptr;
+    TESSERA_CUDA_CHECK(cudaGraphCreate(&g, 0));
+    build_level(g, 0, false);
+    level_graph_ = instantiate(g);
+
+    TESSERA_CUDA_CHECK(cudaGraphCreate(&g, 0));
+    cudaGraphConditionalHandle loop = 0;
+    TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop, g, 1, cudaGraphCondAssignDefault));
+    cudaGraphNodeParams p{};
+    p.type = cudaGraphNodeTypeConditional;
+    p.conditional.handle = loop;
+    p.conditional.type = cudaGraphCondTypeWhile;
+    p.conditional.size = 1;
+    cudaGraphNode_t node = nullptr;
+    TESSERA_CUDA_CHECK(cudaGraphAddNode(&node, g, nullptr, nullptr, 0, &p));
+    build_level(p.conditional.phGraph_out[0], loop, true);
+    search_graph_ = instantiate(g);
+  }
+
   // Before a level step: this rank's row (whole, or found and edges only) and the counters.
   void clear(bool whole_row, bool counters) {
     clear_step<<<1, 64, 0, stream_>>>(view_, whole_row ? row_words_ : kRowPairs, counters);
@@ -1155,6 +1602,14 @@ class CudaKernels final : public SearchKernels {
   cudaEvent_t table_copied_[2] = {};
   DeviceBuffer<Counters> counters_;
   PinnedBuffer<Counters> host_counters_;
+  // Device-driven searches: the loop's state, the share count (the shares' sequence numbers),
+  // the frontier scan's per-block sums, and the two graphs (made at the first search).
+  DeviceBuffer<LevelControl> control_;
+  PinnedBuffer<LevelControl> host_control_;
+  DeviceBuffer<ull> shares_on_device_;
+  DeviceBuffer<std::int64_t> chunk_sums_;
+  int scan_blocks_ = 1;
+  cudaGraphExec_t search_graph_ = nullptr, level_graph_ = nullptr;
   DeviceBuffer<unsigned char> cub_scratch_;
   View view_{};
 };

@@ -65,6 +65,7 @@ BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const Local
     }
   });
   choose_exchange();
+  levels_on_device_ = options_.device_levels && runs_levels(options_.algorithm) && kernels_->can_drive_levels();
 }
 
 void BfsEngine::choose_exchange() {
@@ -106,7 +107,10 @@ SearchResult BfsEngine::search(std::int64_t root) {
   switch (options_.algorithm) {
     case Algorithm::edge_parallel: run_edge_parallel(root, r); break;
     case Algorithm::serial: run_serial(root, r); break;
-    default: run_levels(root, root_degree, r); break;
+    default:
+      if (levels_on_device_) run_levels_on_device(root, root_degree, r);
+      else run_levels(root, root_degree, r);
+      break;
   }
   kernels_->synchronize();
   const double mine = timer.seconds();
@@ -165,18 +169,9 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
   std::int64_t previous_vertices = 0;  // the frontier of the level before
   int level = 0;
   while (true) {
-    if (alg == Algorithm::direction_optimizing) {
-      // Beamer's rule: bottom-up while the frontier is growing and its edges outnumber the
-      // unexplored ones / alpha; top-down again once it shrinks below n / beta. (Without
-      // "growing", the tail of a search, where few edges are left unexplored, swept every
-      // vertex bottom-up for a frontier of a few thousand.)
-      const bool growing = frontier_vertices > previous_vertices;
-      if (!bottom_up && growing &&
-          static_cast<double>(frontier_edges) > static_cast<double>(unexplored_edges) / options_.policy.alpha)
-        bottom_up = true;
-      else if (bottom_up && !growing && static_cast<double>(frontier_vertices) < n / options_.policy.beta)
-        bottom_up = false;
-    }
+    if (alg == Algorithm::direction_optimizing)
+      bottom_up = next_bottom_up(bottom_up, frontier_vertices, previous_vertices, frontier_edges, unexplored_edges, n,
+                                 options_.policy.alpha, options_.policy.beta);
     prof.begin_level(level, bottom_up, frontier_vertices, frontier_edges);
     std::int64_t found = 0, edges = 0;  // over all ranks
     if (bottom_up) {
@@ -269,6 +264,29 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
     ++level;
   }
   r.depth = level;
+}
+
+// The GPU decides every level; the host waits once, for the end of the search. Profiled, the
+// host queues and waits for one level at a time (each level's time is charged to its kernels).
+void BfsEngine::run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
+  SearchKernels& k = *kernels_;
+  k.reset();
+  k.begin_levels(root, root_degree, options_.algorithm, options_.policy);
+  LevelState s;
+  if (!profile_.on()) {
+    k.queue_levels(false);
+    s = k.level_state();
+  } else {
+    do {
+      k.queue_levels(true);
+      s = k.level_state();
+      profile_.begin_level(s.done ? s.level : s.level - 1, s.last_bottom_up, s.last_vertices, s.last_edges);
+      profile_.mark(LevelProfile::kKernels, k);
+    } while (!s.done);
+  }
+  r.depth = s.level;
+  r.top_down_levels = s.top_down_levels;
+  r.bottom_up_levels = s.bottom_up_levels;
 }
 
 void BfsEngine::run_edge_parallel(std::int64_t root, SearchResult& r) {

@@ -15,7 +15,10 @@
 //    travel with the counts (twice when some do not: the rest follow, sized by the counts).
 //  - through peer memory (one node, ExchangeMode): top-down writes its pairs straight into
 //    their owners' memory and a share kernel passes the rows and waits for the other GPUs'
-//    signals, so every level costs one host wait, as on one rank, and no NCCL launch.
+//    signals, with no NCCL launch.
+// Where no level needs the host (cuda on one rank, or with peer memory), the GPU runs the
+// level loop itself (SearchKernels::can_drive_levels): one CUDA graph per search, one host
+// wait per search. Elsewhere the host drives each level and waits once or twice per level.
 // TESSERA_BFS_PROFILE=1 prints where each level's time goes (level_profile.hpp).
 #include <cstdint>
 #include <memory>
@@ -49,6 +52,8 @@ struct SearchOptions {
   // knowing them (-1: 32768). A level that sends no more needs one host wait, not two.
   std::int64_t eager_pairs = -1;
   ExchangeMode exchange = ExchangeMode::automatic;
+  // Let the GPU run the level loop where it can; false: the host drives every level (to compare).
+  bool device_levels = true;
 };
 
 struct SearchResult {
@@ -90,12 +95,15 @@ class BfsEngine {
   // Whether the searches exchange through peer memory (else the transport), and why.
   bool exchanges_on_device() const { return kernels_->exchanges_itself(); }
   const std::string& exchange_reason() const { return exchange_reason_; }
+  // Whether the GPU runs the level loop (one graph per search) rather than the host.
+  bool levels_on_device() const { return levels_on_device_; }
   Backend backend() const { return backend_; }
 
  private:
   // Peer memory or the transport, by options_.exchange (collective).
   void choose_exchange();
   void run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r);
+  void run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r);
   // Every rank's row of the level table to every rank (peer memory or the transport; nothing
   // with one rank), queued.
   void exchange_rows();
@@ -113,6 +121,7 @@ class BfsEngine {
   std::unique_ptr<SearchKernels> kernels_;
   LevelProfile profile_;
   std::string exchange_reason_;
+  bool levels_on_device_ = false;
 };
 
 }  // namespace tessera::bfs

@@ -19,7 +19,7 @@
 #include "core/log.hpp"
 #include "core/partition.hpp"
 #include "core/timer.hpp"
-#include "solvers/nbody/cpu_threads.hpp"
+#include "comm/host_threads.hpp"
 #include "solvers/nbody/engine.hpp"
 #include "solvers/nbody/forces.hpp"
 #include "solvers/nbody/forces_split.hpp"
@@ -345,7 +345,7 @@ BenchReport run_nbody_bench(comm::Context& ctx, const BenchOptions& o) {
   comm::agree(ctx, [&] { mine = resolve_backend(parse_backend(o.backend, "--backend")); });
   const Backend backend =
       comm::allreduce(ctx, mine == Backend::cuda ? 1 : 0, comm::Op::min) == 1 ? Backend::cuda : Backend::cpu;
-  const int cpu_threads = cpu_threads_per_rank(ctx);
+  const int cpu_threads = comm::cpu_threads_per_rank(ctx);
   BenchReport report;
   report.title = fmt::format("tessera bench nbody: {} rank(s), backend {}", ctx.size(), to_string(backend));
   double limit = 0;

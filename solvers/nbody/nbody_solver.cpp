@@ -15,7 +15,7 @@
 #include "core/log.hpp"
 #include "io/checkpoint.hpp"
 #include "io/h5.hpp"
-#include "solvers/nbody/cpu_threads.hpp"
+#include "comm/host_threads.hpp"
 #include "solvers/nbody/diagnostics.hpp"
 #include "solvers/nbody/engine.hpp"
 #include "solvers/nbody/initial_conditions.hpp"
@@ -196,7 +196,7 @@ class NbodySolver final : public Solver {
     o.G = p_.G;
     o.eps = p_.eps;
     o.offset = range_.begin;
-    o.cpu_threads = cpu_threads_per_rank(ctx_);
+    o.cpu_threads = comm::cpu_threads_per_rank(ctx_);
     o.kernel = p_.kernel;
     comm::agree(ctx_, [&] {
       engine_ = backend_ == Backend::cuda

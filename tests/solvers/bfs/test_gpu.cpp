@@ -5,7 +5,8 @@
 // its first) is right; top-down levels whose pairs do not all fit the eager messages too.
 // Registered for 1 and 2 ranks: 2 GPUs must agree with 1 (both with the reference), with the
 // exchanges through peer memory (the default where the GPUs can map each other's memory) and
-// through the transport. Skips without a GPU.
+// through the transport, and with the level loop on the GPU (the default where it can run
+// there: one rank, or peer memory) and driven by the host. Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <climits>
@@ -84,11 +85,15 @@ TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
     // With 2 GPUs: the default exchange (peer memory where possible), and the transport,
     // where eager pairs 0 and 1 send (all, or all but one of) a top-down level's pairs after
     // its counts.
-    const ExchangeMode transport_only = ExchangeMode::transport;
+    // The default level loop, and the host's.
+    const ExchangeMode transport_only = ExchangeMode::transport, automatic = ExchangeMode::automatic;
     std::vector<SearchOptions> algorithms = {{Algorithm::direction_optimizing, {}},
                                              {Algorithm::direction_optimizing, {0.01, 1e9}},
                                              {Algorithm::top_down, {}},
                                              {Algorithm::bottom_up, {}},
+                                             {Algorithm::direction_optimizing, {}, -1, automatic, false},
+                                             {Algorithm::top_down, {}, -1, automatic, false},
+                                             {Algorithm::bottom_up, {}, -1, automatic, false},
                                              {Algorithm::direction_optimizing, {}, -1, transport_only},
                                              {Algorithm::direction_optimizing, {}, 1, transport_only},
                                              {Algorithm::top_down, {}, 0, transport_only},
@@ -100,7 +105,8 @@ TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
       for (std::int64_t root : roots) {
         SCOPED_TRACE("scale " + std::to_string(scale) + " " + std::string(to_string(alg)) + " eager " +
                      std::to_string(options.eager_pairs) + " exchange " + std::string(to_string(options.exchange)) +
-                     (e.cuda.exchanges_on_device() ? " (peer memory)" : " (transport)") + " root " +
+                     (e.cuda.exchanges_on_device() ? " (peer memory)" : " (transport)") +
+                     (e.cuda.levels_on_device() ? " levels on the GPU" : " levels by the host") + " root " +
                      std::to_string(root));
         compare_search(e, whole, root);
       }
@@ -154,15 +160,16 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
         ASSERT_NE(root, INT64_MAX) << name << ": rank " << r << " owns no vertex with edges";
         roots.push_back(root);
       }
-    for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing}) {
-      Engines e(g, SearchOptions{alg, {}});
-      for (int repeat = 0; repeat < 2; ++repeat)
-        for (std::int64_t root : roots) {
-          SCOPED_TRACE(name + " " + std::string(to_string(alg)) + " root " + std::to_string(root) + " repeat " +
-                       std::to_string(repeat));
-          compare_search(e, whole, root);
-        }
-    }
+    for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing})
+      for (bool device_levels : {true, false}) {
+        Engines e(g, SearchOptions{alg, {}, -1, ExchangeMode::automatic, device_levels});
+        for (int repeat = 0; repeat < 2; ++repeat)
+          for (std::int64_t root : roots) {
+            SCOPED_TRACE(name + " " + std::string(to_string(alg)) + (device_levels ? " device" : " host") +
+                         " loop, root " + std::to_string(root) + " repeat " + std::to_string(repeat));
+            compare_search(e, whole, root);
+          }
+      }
   }
 }
 
@@ -227,4 +234,46 @@ TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
   BfsEngine plain(ctx, transport(Backend::cuda), g, Backend::cuda,
                   SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
   EXPECT_FALSE(plain.exchanges_on_device());
+}
+
+// The GPU runs the level loop on one rank and with peer memory, not on the transport or when
+// asked not to; a profiled search (one level per graph launch) finds what an unprofiled one
+// (the whole search in one launch) finds, level for level.
+TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  KroneckerSpec spec;
+  spec.scale = 14;
+  const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+  BfsEngine device(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
+  EXPECT_EQ(device.levels_on_device(), ctx.size() == 1 || device.exchanges_on_device());
+  BfsEngine host(ctx, transport(Backend::cuda), g, Backend::cuda,
+                 SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::automatic, false});
+  EXPECT_FALSE(host.levels_on_device());
+  if (ctx.size() > 1) {
+    BfsEngine plain(ctx, transport(Backend::cuda), g, Backend::cuda,
+                    SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
+    EXPECT_FALSE(plain.levels_on_device());
+  }
+  int bottom_up_levels = 0;
+  for (std::int64_t root : sample_roots(ctx, g, 3, 4)) {
+    SCOPED_TRACE("root " + std::to_string(root));
+    const SearchResult a = device.search(root);
+    const BfsTree ta = device.global_tree();
+    device.set_profiling(true);
+    const SearchResult b = device.search(root);
+    device.set_profiling(false);
+    const SearchResult c = host.search(root);
+    EXPECT_EQ(device.global_tree().level, ta.level);
+    EXPECT_EQ(host.global_tree().level, ta.level);
+    for (const SearchResult& r : {b, c}) {
+      EXPECT_EQ(r.depth, a.depth);
+      EXPECT_EQ(r.top_down_levels, a.top_down_levels);
+      EXPECT_EQ(r.bottom_up_levels, a.bottom_up_levels);
+      EXPECT_EQ(r.reached, a.reached);
+    }
+    EXPECT_GT(a.top_down_levels, 0);
+    bottom_up_levels += a.bottom_up_levels;
+  }
+  EXPECT_GT(bottom_up_levels, 0);  // the giant component of scale 14 goes bottom-up: both branches ran
 }
