@@ -7,7 +7,8 @@
 //   counts    the level table's (other) allgather and the host's wait for it (this includes
 //             waiting for the slowest rank: load imbalance shows here)
 // Each phase ends with a wait for the stream, so profiled searches overlap less than plain
-// ones and run a little slower; the breakdown is what matters. Rank 0 prints one block per
+// ones and run a little slower; the breakdown is what matters. Where the GPU runs the level
+// loop, each level is launched and waited for on its own and charged whole to kernels. Rank 0 prints one block per
 // search (its own view; the other ranks' waits show in its counts). `tessera run` profiles
 // every search; `tessera bench bfs` times its searches unprofiled and then profiles two more.
 #include <cstdint>
