@@ -64,6 +64,18 @@ void compare_search(Engines& e, const LocalGraph& whole, std::int64_t root) {
   EXPECT_EQ(rc.depth, rh.depth);
 }
 
+KroneckerSpec kronecker(int scale) {
+  KroneckerSpec spec;
+  spec.scale = scale;
+  return spec;
+}
+
+// This rank's part of the distributed graph.
+LocalGraph my_part(const KroneckerSpec& spec) {
+  auto& ctx = context();
+  return build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+}
+
 std::vector<Edge> kronecker_list(const KroneckerSpec& spec) {
   const KroneckerEdgeSource all(spec, 0, 1);
   std::vector<Edge> edges(static_cast<std::size_t>(all.local_edges()));
@@ -77,10 +89,9 @@ TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   for (int scale : {10, 13, 16}) {
-    KroneckerSpec spec;
-    spec.scale = scale;
+    const KroneckerSpec spec = kronecker(scale);
     const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
-    const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+    const LocalGraph g = my_part(spec);
     const auto roots = sample_roots(ctx, g, 3, 9);
     // With 2 GPUs: the default exchange (peer memory where possible), and the transport,
     // where eager pairs 0 and 1 send (all, or all but one of) a top-down level's pairs after
@@ -139,8 +150,7 @@ TEST(BfsGpu, ShapedGraphsMatchTheReference) {
 TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
-  KroneckerSpec spec;
-  spec.scale = 11;
+  const KroneckerSpec spec = kronecker(11);
   // A path keeps one rank's frontier empty for most levels while it still receives pairs.
   const std::vector<fixtures::TestGraph> graphs = {{"kronecker", spec.vertices(), kronecker_list(spec), {}},
                                                    fixtures::path_graph(300)};
@@ -176,10 +186,9 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
 TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
-  KroneckerSpec spec;
-  spec.scale = 12;
+  const KroneckerSpec spec = kronecker(12);
   const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
-  const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+  const LocalGraph g = my_part(spec);
   const std::int64_t root = sample_roots(ctx, g, 1, 3).front();
   const BfsTree good = serial_bfs(whole, root);
   Engines e(g, SearchOptions{});
@@ -213,9 +222,7 @@ TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
 TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
-  KroneckerSpec spec;
-  spec.scale = 10;
-  const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+  const LocalGraph g = my_part(kronecker(10));
   std::string why = "ranks share GPUs";
   const bool own_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) == 0;
   const bool possible = ctx.size() > 1 && own_gpus && comm::PeerWindow::available(ctx, &why);
@@ -242,9 +249,7 @@ TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
 TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
-  KroneckerSpec spec;
-  spec.scale = 14;
-  const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
+  const LocalGraph g = my_part(kronecker(14));
   BfsEngine device(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
   EXPECT_EQ(device.levels_on_device(), ctx.size() == 1 || device.exchanges_on_device());
   BfsEngine host(ctx, transport(Backend::cuda), g, Backend::cuda,
