@@ -79,6 +79,12 @@ class SearchKernels {
 
   // parent/level windows to -1, bitmaps cleared, queues emptied.
   virtual void reset() = 0;
+  // The same before a level-loop search (whose steps claim through the visited bitmap and read
+  // no parent or level): a backend may leave the last tree's entries in the windows, for
+  // finish_search to clear those the new tree does not overwrite.
+  virtual void reset_for_claims() { reset(); }
+  // Queued after a search's last step: the windows hold its tree and -1 everywhere else.
+  virtual void finish_search() {}
   // The owner of `root` marks it (level 0, its own parent) and queues it; others do nothing.
   virtual void start(std::int64_t root) = 0;
 

@@ -112,6 +112,7 @@ SearchResult BfsEngine::search(std::int64_t root) {
       else run_levels(root, root_degree, r);
       break;
   }
+  kernels_->finish_search();
   kernels_->synchronize();
   const double mine = timer.seconds();
   r.seconds = comm::allreduce(ctx_, mine, comm::Op::max);
@@ -155,7 +156,7 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
     return s;
   };
 
-  k.reset();
+  k.reset_for_claims();
   k.start(root);
   // The frontier of level 0 is the root: one vertex, its degree in edges.
   std::int64_t local_frontier = graph_.owns(root) ? 1 : 0;
@@ -270,7 +271,7 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
 // host queues and waits for one level at a time (each level's time is charged to its kernels).
 void BfsEngine::run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
   SearchKernels& k = *kernels_;
-  k.reset();
+  k.reset_for_claims();
   k.begin_levels(root, root_degree, options_.algorithm, options_.policy);
   LevelState s;
   if (!profile_.on()) {
