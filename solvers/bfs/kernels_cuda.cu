@@ -95,6 +95,9 @@ struct View {
   std::uint32_t* queues[2];
 };
 
+// This rank's words of the (global) frontier bitmap: its first vertex is a multiple of 64.
+__device__ __forceinline__ std::uint32_t* my_frontier_words(const View& d) { return d.frontier + d.begin / 32; }
+
 __device__ __forceinline__ bool test_bit(const std::uint32_t* words, std::uint32_t i) {
   return (words[i >> 5] >> (i & 31)) & 1u;
 }
@@ -280,6 +283,15 @@ __device__ __forceinline__ std::int64_t block_scan_range(std::int64_t first, std
   return carry;
 }
 
+// Zeroes this rank's row of the level table (its first row_words words) and, when asked, the
+// step counters (the threads of one block).
+__device__ __forceinline__ void clear_row_and_counters(const View& d, int row_words, bool counters = true) {
+  for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
+  if (!counters) return;
+  ull* c = reinterpret_cast<ull*>(d.counters);
+  for (int i = threadIdx.x; i < static_cast<int>(sizeof(Counters) / sizeof(ull)); i += blockDim.x) c[i] = 0;
+}
+
 __device__ __forceinline__ std::int64_t queued_degree(const View& d, const std::uint32_t* queue, std::int64_t q) {
   return d.offsets[queue[q] + 1] - d.offsets[queue[q]];
 }
@@ -290,9 +302,7 @@ __global__ void __launch_bounds__(kSmallScanThreads) small_frontier_scan(View d,
   const std::int64_t total =
       block_scan_range(0, nq, 0, [&](std::int64_t q) { return queued_degree(d, queue, q); }, scan);
   if (threadIdx.x == 0) scan[nq] = total;
-  for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
-  ull* c = reinterpret_cast<ull*>(d.counters);
-  for (int i = threadIdx.x; i < static_cast<int>(sizeof(Counters) / sizeof(ull)); i += blockDim.x) c[i] = 0;
+  clear_row_and_counters(d, row_words);
 }
 
 // Every block takes tiles of kTile frontier edges, kTileItems per thread. Destination of an
@@ -479,10 +489,14 @@ __global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint
 
 // ---- bottom-up -------------------------------------------------------------------------
 
-__global__ void queue_to_bitmap_kernel(const std::uint32_t* queue, std::int64_t nq, std::uint32_t* words) {
+__device__ __forceinline__ void set_queued_bits(const std::uint32_t* queue, std::int64_t nq, std::uint32_t* words) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < nq;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     atomicOr(words + (queue[i] >> 5), 1u << (queue[i] & 31));
+}
+
+__global__ void queue_to_bitmap_kernel(const std::uint32_t* queue, std::int64_t nq, std::uint32_t* words) {
+  set_queued_bits(queue, nq, words);
 }
 
 __device__ __forceinline__ void bottom_up_words(const View& d, int next_level) {
@@ -646,13 +660,7 @@ __global__ void apply_received_plain_kernel(View d, const uint2* pairs, std::int
 
 // Zeroes this rank's row of the level table (all of it, or found and edges only) and, when
 // asked, the step counters: one launch instead of two memsets.
-__global__ void clear_step(View d, int row_words, bool counters) {
-  for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
-  if (counters) {
-    ull* c = reinterpret_cast<ull*>(d.counters);
-    for (int i = threadIdx.x; i < static_cast<int>(sizeof(Counters) / sizeof(ull)); i += blockDim.x) c[i] = 0;
-  }
-}
+__global__ void clear_step(View d, int row_words, bool counters) { clear_row_and_counters(d, row_words, counters); }
 
 // After a search: -1 for the vertices the last search reached and this one did not (the
 // windows hold -1 elsewhere); this search's visited bitmap becomes the last one.
@@ -670,12 +678,15 @@ __global__ void __launch_bounds__(kBlock) clear_stale_entries(View d, std::uint3
   }
 }
 
-__global__ void mark_root(View d, std::uint32_t local, std::uint32_t* queue) {
+// The root (local id) is reached at level 0, its own parent, and is the queue's one vertex.
+__device__ __forceinline__ void mark_root_at(const View& d, std::uint32_t local, std::uint32_t* queue) {
   d.visited[local >> 5] |= 1u << (local & 31);
   d.parent[d.begin + local] = d.begin + local;
   d.level[d.begin + local] = 0;
   queue[0] = local;
 }
+
+__global__ void mark_root(View d, std::uint32_t local, std::uint32_t* queue) { mark_root_at(d, local, queue); }
 
 __global__ void __launch_bounds__(kBlock) count_reached(View d) {
   ull count = 0, degree = 0;
@@ -775,7 +786,7 @@ struct LevelControl {
   int frontier_is_queue;        // this rank's frontier: its queue, else its words of the bitmap
   int done;                     // the last level found nothing, or a share's wait failed
   int rule;                     // Algorithm: direction_optimizing, top_down or bottom_up
-  double alpha, beta, vertices;
+  double alpha, beta;
   long long frontier_vertices, frontier_edges, previous_vertices, unexplored_edges;
   long long queue_size;         // this rank's frontier vertices
   long long top_down_levels, bottom_up_levels;
@@ -785,32 +796,19 @@ struct LevelControl {
 };
 constexpr ull kRunaway = ~0ull;  // more levels than vertices: a bug, not a graph
 
-__device__ __forceinline__ void clear_row_and_counters(const View& d, int row_words) {
-  for (int i = threadIdx.x; i < row_words; i += blockDim.x) d.row[i] = 0;
-  ull* c = reinterpret_cast<ull*>(d.counters);
-  for (int i = threadIdx.x; i < static_cast<int>(sizeof(Counters) / sizeof(ull)); i += blockDim.x) c[i] = 0;
-}
-
 // Level 0: the root (marked by its owner) is the frontier, one vertex of root_degree edges.
 __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root_degree, std::int64_t directed_edges,
                                     int rule, double alpha, double beta, int row_words) {
   if (threadIdx.x == 0) {
     LevelControl& c = *d.control;
     const bool mine = root >= d.begin && root < d.begin + d.nl;
-    if (mine) {
-      const auto local = static_cast<std::uint32_t>(root - d.begin);
-      d.visited[local >> 5] |= 1u << (local & 31);
-      d.parent[root] = root;
-      d.level[root] = 0;
-      d.queues[0][0] = local;
-    }
+    if (mine) mark_root_at(d, static_cast<std::uint32_t>(root - d.begin), d.queues[0]);
     c.level = 0;
     c.frontier_is_queue = 1;
     c.done = 0;
     c.rule = rule;
     c.alpha = alpha;
     c.beta = beta;
-    c.vertices = static_cast<double>(d.n);
     c.frontier_vertices = 1;
     c.frontier_edges = root_degree;
     c.previous_vertices = 0;
@@ -822,7 +820,8 @@ __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root
     c.status = 0;
     c.bottom_up = rule == static_cast<int>(Algorithm::bottom_up) ||
                   (rule == static_cast<int>(Algorithm::direction_optimizing) &&
-                   next_bottom_up(false, 1, 0, root_degree, c.unexplored_edges, c.vertices, alpha, beta));
+                   next_bottom_up(false, 1, 0, root_degree, c.unexplored_edges, static_cast<double>(d.n), alpha,
+                                  beta));
   }
   clear_row_and_counters(d, row_words);
 }
@@ -862,7 +861,7 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
       c.done = 1;
     } else if (found == 0) {
       c.done = 1;
-    } else if (static_cast<double>(c.level) >= c.vertices) {
+    } else if (c.level >= d.n) {
       c.status = kRunaway;
       c.done = 1;
     } else {
@@ -873,7 +872,7 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
       ++c.level;
       if (c.rule == static_cast<int>(Algorithm::direction_optimizing))
         c.bottom_up = next_bottom_up(c.bottom_up, c.frontier_vertices, c.previous_vertices, c.frontier_edges,
-                                     c.unexplored_edges, c.vertices, c.alpha, c.beta);
+                                     c.unexplored_edges, static_cast<double>(d.n), c.alpha, c.beta);
     }
     if (looping) cudaGraphSetConditional(loop, c.done ? 0u : 1u);
   }
@@ -887,7 +886,7 @@ __device__ __forceinline__ std::uint32_t* level_queue(const View& d, long long l
 __global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::int64_t words) {
   const LevelControl& c = *d.control;
   if (c.frontier_is_queue) return;
-  bitmap_to_queue_rounds(d.frontier + d.begin / 32, words, d.nl, level_queue(d, c.level), &d.counters->selected);
+  bitmap_to_queue_rounds(my_frontier_words(d), words, d.nl, level_queue(d, c.level), &d.counters->selected);
 }
 
 // The frontier's degrees and their exclusive scan for a queue whose length only the device
@@ -958,7 +957,7 @@ __global__ void __launch_bounds__(kBlock) driven_apply_shared(View d, const uint
 // first (cleared, then set).
 __global__ void driven_clear_words(View d, std::int64_t words) {
   if (!d.control->frontier_is_queue) return;
-  std::uint32_t* mine = d.frontier + d.begin / 32;
+  std::uint32_t* mine = my_frontier_words(d);
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < words;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     mine[i] = 0;
@@ -967,11 +966,7 @@ __global__ void driven_clear_words(View d, std::int64_t words) {
 __global__ void driven_queue_to_bitmap(View d) {
   const LevelControl& c = *d.control;
   if (!c.frontier_is_queue) return;
-  const std::uint32_t* queue = level_queue(d, c.level);
-  std::uint32_t* mine = d.frontier + d.begin / 32;
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < c.queue_size;
-       i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
-    atomicOr(mine + (queue[i] >> 5), 1u << (queue[i] & 31));
+  set_queued_bits(level_queue(d, c.level), c.queue_size, my_frontier_words(d));
 }
 
 __global__ void __launch_bounds__(kBlock) driven_bottom_up(View d) {
@@ -984,7 +979,7 @@ __global__ void __launch_bounds__(kBlock) driven_bottom_up_long(View d) {
 
 // The vertices found replace this rank's words of the frontier.
 __global__ void driven_next_to_frontier(View d, std::int64_t words) {
-  std::uint32_t* mine = d.frontier + d.begin / 32;
+  std::uint32_t* mine = my_frontier_words(d);
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < words;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
     mine[i] = d.next[i];
@@ -1188,7 +1183,7 @@ class CudaKernels final : public SearchKernels {
   }
 
   void queue_to_bitmap() override {
-    std::uint32_t* mine = frontier_words_ + g_.begin / 32;
+    std::uint32_t* mine = my_frontier_words();
     TESSERA_CUDA_CHECK(cudaMemsetAsync(mine, 0, local_words32_ * sizeof(std::uint32_t), stream_));
     if (queue_size_ > 0) {
       queue_to_bitmap_kernel<<<grid(queue_size_), kBlock, 0, stream_>>>(queue_.data(), queue_size_, mine);
@@ -1203,7 +1198,7 @@ class CudaKernels final : public SearchKernels {
       TESSERA_CUDA_CHECK_LAUNCH();
       bottom_up_long_kernel<<<sms_ * 8, kBlock, 0, stream_>>>(view_, level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
-      TESSERA_CUDA_CHECK(cudaMemcpyAsync(frontier_words_ + g_.begin / 32, next_.data(),
+      TESSERA_CUDA_CHECK(cudaMemcpyAsync(my_frontier_words(), next_.data(),
                                          local_words32_ * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, stream_));
     }
   }
@@ -1213,7 +1208,7 @@ class CudaKernels final : public SearchKernels {
       TESSERA_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->selected, 0, sizeof(ull), stream_));
       const std::int64_t words = (g_.count + 31) / 32;
       bitmap_to_queue_kernel<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(
-          frontier_words_ + g_.begin / 32, words, g_.count, queue_.data(), &counters_.data()->selected);
+          my_frontier_words(), words, g_.count, queue_.data(), &counters_.data()->selected);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
     queue_size_ = count;
@@ -1436,6 +1431,8 @@ class CudaKernels final : public SearchKernels {
   }
 
   void clear_counters() { TESSERA_CUDA_CHECK(cudaMemsetAsync(counters_.data(), 0, sizeof(Counters), stream_)); }
+
+  std::uint32_t* my_frontier_words() const { return frontier_words_ + g_.begin / 32; }
 
   static void throw_if_wait_failed(ull status) {
     if (status != 0)
