@@ -20,6 +20,7 @@
 #include "core/partition.hpp"
 #include "core/timer.hpp"
 #include "comm/host_threads.hpp"
+#include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/engine.hpp"
 #include "solvers/nbody/forces.hpp"
 #include "solvers/nbody/forces_split.hpp"
@@ -50,13 +51,19 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
-// Random bodies in the unit cube (the kernels' speed does not depend on where bodies are).
+// Random bodies in the unit cube (the kernels' speed does not depend on where bodies are),
+// each of mass 1/n as the generated initial conditions have, or with masses that differ (as
+// a snapshot's may: 0.5/n to 1.5/n).
+enum class Masses { equal, differ };
+
 template <class T>
-std::vector<Vec4<T>> random_bodies(std::int64_t n, std::uint64_t seed) {
+std::vector<Vec4<T>> random_bodies(std::int64_t n, std::uint64_t seed, Masses masses = Masses::equal) {
   std::vector<Vec4<T>> b(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
     BodyRandom r(seed, static_cast<std::uint64_t>(i));
-    b[i] = Vec4<T>{T(r.uniform(-1, 1)), T(r.uniform(-1, 1)), T(r.uniform(-1, 1)), T(1.0 / double(n))};
+    const T x = T(r.uniform(-1, 1)), y = T(r.uniform(-1, 1)), z = T(r.uniform(-1, 1));
+    const double m = masses == Masses::equal ? 1.0 : r.uniform(0.5, 1.5);
+    b[i] = Vec4<T>{x, y, z, T(m / double(n))};
   }
   return b;
 }
@@ -104,6 +111,7 @@ double time_ring(comm::Context& ctx, comm::Transport& transport, Backend backend
   b.vel.assign(b.pos_mass.size(), Vec4<T>{0, 0, 0, 0});
   b.acc = b.vel;
   engine->upload(b);
+  engine->set_common_mass(common_mass<T>(ctx, b.pos_mass));
   RingForces<T> ring(ctx, transport, n);
   return time_calls(
       ctx, samples, 1, [&] { ring.run(*engine, BlockPass<T>{}); }, [&] { engine->synchronize(); });
@@ -118,15 +126,17 @@ int calls_for(std::int64_t n) {
 
 // One GPU: forces of n bodies on themselves with `config`, seconds per call.
 template <class T>
-double time_kernel(comm::Context& ctx, std::int64_t n, const KernelConfig& config, int samples, bool graph_step) {
+double time_kernel(comm::Context& ctx, std::int64_t n, const KernelConfig& config, int samples, bool graph_step,
+                   Masses masses = Masses::equal) {
   DeviceBuffer<Vec4<T>> x(n), v(n), a(n), partials(partials_needed(config, n));
-  x.upload(random_bodies<T>(n, 11));
+  x.upload(random_bodies<T>(n, 11, masses));
   fill_device_bytes(v.data(), 0, v.bytes());
   fill_device_bytes(a.data(), 0, a.bytes());
   Stream stream;
   ForceArgs<T> f = self_pass<T>(x.data(), n, a.data(), softening2<T>(kEps));
   f.partials = partials.data();
   f.partials_capacity = static_cast<std::int64_t>(partials.size());
+  if (masses == Masses::equal) f.common_mass = T(1.0 / double(n));  // as the engine finds it
   const int calls = calls_for(n);
   if (!graph_step)
     return time_calls(
@@ -234,10 +244,10 @@ void bench_candidates(comm::Context& ctx, const BenchOptions& o, double limit, c
       } catch (const std::invalid_argument& e) {
         throw InputError(fmt::format("TESSERA_NBODY_KERNELS: {}", e.what()));
       }
-      std::string note = fmt::format("candidate; workspace {} MiB{}", partials_needed(c, n) * sizeof(Vec4<float>) >> 20,
+      std::string note = fmt::format("candidate, equal masses; workspace {} MiB{}", partials_needed(c, n) * sizeof(Vec4<float>) >> 20,
                                      default_note(c, n, sm));
       if (c.variant == KernelVariant::split) {
-        const SplitKernelInfo info = split_kernel_info<float>(c);
+        const SplitKernelInfo info = split_kernel_info<float>(c, true);
         note += fmt::format("; {} registers, {} blocks per SM", info.registers, info.resident_blocks);
       }
       report.rows.push_back(rate_row(c.describe(), n, time_kernel<float>(ctx, n, c, samples, false), limit, note));
@@ -256,7 +266,11 @@ void bench_gpu_kernels(comm::Context& ctx, const BenchOptions& o, double limit, 
     report.rows.push_back(rate_row("tiled (auto)", n, t_auto, limit, autoc.describe() + default_note(autoc, n, sm)));
     const KernelConfig splitc = resolve_config({KernelVariant::split}, n, n, sm, false);
     report.rows.push_back(rate_row("split (auto)", n, time_kernel<float>(ctx, n, splitc, samples, false), limit,
-                                   splitc.describe() + default_note(splitc, n, sm)));
+                                   splitc.describe() + default_note(splitc, n, sm) + "; equal masses"));
+    if (n >= 65536)
+      report.rows.push_back(rate_row("split (auto), masses differ", n,
+                                     time_kernel<float>(ctx, n, splitc, samples, false, Masses::differ), limit,
+                                     splitc.describe() + "; every mass read (13 instructions per interaction)"));
     if (!o.quick) {
       double best = t_auto;
       KernelConfig best_c = autoc;
@@ -317,6 +331,7 @@ void bench_ring(comm::Context& ctx, const BenchOptions& o, Backend backend, doub
     b.vel.assign(b.pos_mass.size(), Vec4<float>{0, 0, 0, 0});
     b.acc = b.vel;
     e->upload(b);
+    e->set_common_mass(common_mass<float>(ctx, b.pos_mass));
     ref_kernel = e->describe();
     t1 = time_calls(
         ctx, samples, 1, [&] { e->interact(e->bodies(), n, 0, BlockPass<float>{}); }, [&] { e->synchronize(); });

@@ -30,7 +30,9 @@ class CudaEngine final : public Engine<T> {
 
   Memory memory() const override { return Memory::device; }
   std::int64_t size() const override { return n_; }
-  std::string describe() const override { return fmt::format("cuda, {}", kernel_.describe()); }
+  std::string describe() const override {
+    return fmt::format("cuda, {}{}", kernel_.describe(), common_mass_ > T(0) ? ", equal masses" : "");
+  }
 
   void upload(const HostBodies<T>& b) override {
     if (n_ == 0) return;  // a rank without bodies (N < ranks) has no buffers
@@ -54,6 +56,8 @@ class CudaEngine final : public Engine<T> {
     if (n_ > 0) scratch_.download(out);
   }
 
+  void set_common_mass(T m) override { common_mass_ = m; }
+
   void kick_drift(T kick_dt, T drift_dt) override {
     kick_drift_cuda<T>(x_.data(), v_.data(), a_.data(), n_, kick_dt, drift_dt, stream_);
   }
@@ -66,6 +70,7 @@ class CudaEngine final : public Engine<T> {
                                         offset, pass);
     f.partials = partials_.data();
     f.partials_capacity = static_cast<std::int64_t>(partials_.size());
+    f.common_mass = common_mass_;
     forces_cuda<T>(f, kernel_, stream_);
   }
   stream_t stream() const override { return stream_.get(); }
@@ -76,6 +81,7 @@ class CudaEngine final : public Engine<T> {
   EngineOptions o_;
   KernelConfig kernel_;
   T eps2_;
+  T common_mass_ = 0;
   Stream stream_;
   DeviceBuffer<Vec4<T>> x_, v_, a_, scratch_;
   DeviceBuffer<Vec4<T>> partials_;  // the split kernel's partial sums (empty for the others)

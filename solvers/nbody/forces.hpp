@@ -98,6 +98,10 @@ struct ForceArgs {
   T kick_dt = 0;
   Vec4<T>* partials = nullptr;       // device workspace of the split kernel (partials_needed entries)
   std::int64_t partials_capacity = 0;
+  // > 0: every source has exactly this mass (w). The split kernel then sums the pull of unit
+  // masses and multiplies by it once (one instruction fewer per interaction); the other
+  // kernels read w as always. 0: masses differ (or are not known to be equal).
+  T common_mass = 0;
 };
 
 // One pass of n bodies on themselves (targets = sources = x), forces into `acc`; the other

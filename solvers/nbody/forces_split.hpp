@@ -11,13 +11,14 @@ template <class T>
 void launch_split(const ForceArgs<T>& a, const KernelConfig& config, stream_t stream);
 
 // What the compiler and the device made of a shape (force-only kernel): registers per thread
-// and blocks an SM holds at once. For the benchmark's notes.
+// and blocks an SM holds at once, of the general kernel or of the one for a common mass. For
+// the benchmark's notes.
 struct SplitKernelInfo {
   int registers = 0;
   int resident_blocks = 0;
 };
 template <class T>
-SplitKernelInfo split_kernel_info(const KernelConfig& config);
+SplitKernelInfo split_kernel_info(const KernelConfig& config, bool common_mass);
 #endif
 
 }  // namespace tessera::nbody

@@ -58,7 +58,8 @@ __device__ __forceinline__ void copy_async(Vec4<T>* dst, const Vec4<T>* src) {
 // `count` sources at `src` (shared memory; count a multiple of U, the sources per unrolled
 // step). With kPotential the potential too, which excludes the body itself: gi[b] is body b's
 // global index and j0 that of src[0] (the self term of the force is exactly 0, no test).
-template <class T, int B, int U, bool kPotential>
+// With kUnitMass every source counts as mass 1 (add_pair's unit-mass form).
+template <class T, int B, int U, bool kPotential, bool kUnitMass = false>
 __device__ __forceinline__ void add_sources(const Vec4<T>* src, int count, long long j0, const long long (&gi)[B],
                                             const T (&xi)[B], const T (&yi)[B], const T (&zi)[B], T eps2,
                                             T (&ax)[B], T (&ay)[B], T (&az)[B], T (&ph)[B]) {
@@ -75,7 +76,7 @@ __device__ __forceinline__ void add_sources(const Vec4<T>* src, int count, long 
       const Vec4<T> pj = src[jj + u];
 #pragma unroll
       for (int b = 0; b < B; ++b) {
-        const T m_r = add_pair(xi[b], yi[b], zi[b], pj, eps2, ax[b], ay[b], az[b]);
+        const T m_r = add_pair<T, kUnitMass>(xi[b], yi[b], zi[b], pj, eps2, ax[b], ay[b], az[b]);
         if constexpr (kPotential) ph[b] += self[b] == jj + u ? T(0) : m_r;
       }
     }

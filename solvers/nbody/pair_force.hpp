@@ -8,6 +8,11 @@
 // 3 FADD (dx, dy, dz), 3 FFMA (r^2 seeded with eps^2), 1 MUFU.RSQ, 3 FMUL (1/r^2, m/r,
 // m/r^3), 3 FFMA (accumulate). The host evaluates the same expression tree without fusing
 // (ISO C++ builds do not contract), so both backends agree to rounding.
+//
+// With kUnitMass the source's mass is taken as 1 (its w is not read): 12 instructions, one
+// FMUL fewer. Kernels use it when every source has the same mass m and multiply the sums by m
+// once (ForceArgs::common_mass); 1 * (1/r) is exact, so the terms are those of add_pair with
+// m_j = 1 bit for bit.
 #include <cmath>
 
 #include "core/hd.hpp"
@@ -69,8 +74,9 @@ inline T softening2(double eps) {
   return e2 > min_softening2<T>() ? e2 : min_softening2<T>();
 }
 
-// Adds body j's pull on a body at (xi, yi, zi) to (ax, ay, az); returns m_j / r.
-template <class T>
+// Adds body j's pull on a body at (xi, yi, zi) to (ax, ay, az); returns m_j / r (with
+// kUnitMass: the pull and 1 / r of a unit mass at pj).
+template <class T, bool kUnitMass = false>
 TESSERA_HD T add_pair(T xi, T yi, T zi, const Vec4<T>& pj, T eps2, T& ax, T& ay, T& az) {
   const T dx = pj.x - xi;
   const T dy = pj.y - yi;
@@ -78,7 +84,7 @@ TESSERA_HD T add_pair(T xi, T yi, T zi, const Vec4<T>& pj, T eps2, T& ax, T& ay,
   const T r2 = fused_mul_add(dz, dz, fused_mul_add(dy, dy, fused_mul_add(dx, dx, eps2)));
   const T inv_r = inverse_sqrt(r2);
   const T inv_r2 = inv_r * inv_r;
-  const T m_inv_r = pj.w * inv_r;
+  const T m_inv_r = kUnitMass ? inv_r : pj.w * inv_r;
   const T s = m_inv_r * inv_r2;
   ax = fused_mul_add(dx, s, ax);
   ay = fused_mul_add(dy, s, ay);

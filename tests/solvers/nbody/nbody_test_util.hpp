@@ -86,15 +86,16 @@ SnapshotData<T> read_snap(const std::filesystem::path& file) {
   return read_snapshot<T>(context(), file, 1, "test");
 }
 
-// Random bodies: positions in [-1, 1]^3, masses in [0.5, 1.5] / n, a pure function of
-// (seed, index), so any rank can build any of them.
+// Random bodies: positions in [-1, 1]^3, masses in [0.5, 1.5] / n (or all 1 / n), a pure
+// function of (seed, index), so any rank can build any of them.
 template <class T>
-std::vector<Vec4<T>> random_bodies(std::int64_t n, std::uint64_t seed) {
+std::vector<Vec4<T>> random_bodies(std::int64_t n, std::uint64_t seed, bool equal_masses = false) {
   std::vector<Vec4<T>> b(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) {
     BodyRandom r(seed, static_cast<std::uint64_t>(i));
     const double x = r.uniform(-1, 1), y = r.uniform(-1, 1), z = r.uniform(-1, 1);
-    b[i] = Vec4<T>{T(x), T(y), T(z), T(r.uniform(0.5, 1.5) / double(n))};
+    const double m = r.uniform(0.5, 1.5);
+    b[i] = Vec4<T>{T(x), T(y), T(z), T((equal_masses ? 1.0 : m) / double(n))};
   }
   return b;
 }

@@ -1,12 +1,14 @@
 // gpu: the CUDA kernels against the long-double reference and the cpu kernel, for every
 // kernel variant and several launch shapes (every compiled split shape, with splits 1, 3 and
 // the automatic one), at N = 1, 31, 4096, 65537 (single and double), each run twice with
-// bitwise equal results (the seed-atomic baseline excepted); the default kernel (auto) through
-// the cuda engine on both sides of its switch (N = 1 ... 131073: tiled below 16384 bodies,
-// split from there), a subset of targets against the reference and the cpu kernel, bitwise
-// repeatable;
-// the ring on GPUs through each device transport against one GPU; and the solver on the cuda
-// backend (restart bitwise, and the same orbits as the cpu backend within tolerance).
+// bitwise equal results (the seed-atomic baseline excepted), and the split kernel again with
+// equal masses (its unit-mass loop); the default kernel (auto) through the cuda engine on both
+// sides of its switch (N = 1 ... 131073: tiled below 16384 bodies, split from there), a subset
+// of targets against the reference and the cpu kernel, bitwise repeatable, with masses that
+// differ and equal ones; the ring on GPUs through each device transport against one GPU (the
+// split kernel with equal masses too); and the solver on the cuda backend with the automatic
+// and the split kernel (restart bitwise, and the same orbits as the cpu backend within
+// tolerance).
 #include <gtest/gtest.h>
 
 #include <fmt/format.h>
@@ -17,6 +19,7 @@
 #include "comm/transport.hpp"
 #include "core/buffer.hpp"
 #include "io/checkpoint.hpp"
+#include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/engine.hpp"
 #include "solvers/nbody/forces.hpp"
 #include "solvers/nbody/ring_forces.hpp"
@@ -79,25 +82,31 @@ std::vector<KernelConfig> variants(std::int64_t n, bool dp) {
   return out;
 }
 
-// One force pass of x on itself with `c` into `acc` (the workspace sized for c).
+// One force pass of x on itself with `c` into `acc` (the workspace sized for c); common_mass
+// > 0 tells the kernels that every body has that mass.
 template <class T>
 void run_pass(const DeviceBuffer<Vec4<T>>& x, DeviceBuffer<Vec4<T>>& acc, std::int64_t n, const KernelConfig& c,
-              bool potential, double G, double eps) {
+              bool potential, double G, double eps, T common_mass) {
   DeviceBuffer<Vec4<T>> partials(partials_needed(c, n));
   ForceArgs<T> f = self_pass<T>(x.data(), n, acc.data(), softening2<T>(eps));
   f.potential = potential;
   f.G = T(G);
+  f.common_mass = common_mass;
   f.partials = partials.data();
   f.partials_capacity = static_cast<std::int64_t>(partials.size());
   forces_cuda<T>(f, c, nullptr);
   synchronize(nullptr);
 }
 
+// Masses that differ, then all equal and announced (ForceArgs::common_mass), which only the
+// split kernel uses: its unit-mass loop, and the general one on each slice's padded tile.
 template <class T>
 void cuda_matches_reference(double tol) {
   const double G = 0.9, eps = 0.03;
+  for (bool equal_masses : {false, true})
   for (std::int64_t n : {1, 31, 4096, 65537}) {
-    const auto x = nt::random_bodies<T>(n, 1000 + n);
+    const auto x = nt::random_bodies<T>(n, 1000 + n, equal_masses);
+    const T common_mass = equal_masses ? x[0].w : T(0);
     DeviceBuffer<Vec4<T>> dx(n), da(n);
     dx.upload(x);
     std::vector<std::vector<std::array<long double, 4>>> refs;
@@ -106,15 +115,17 @@ void cuda_matches_reference(double tol) {
     std::vector<std::vector<Vec4<T>>> cpu;
     for (const Range& r : checked_targets(n)) cpu.push_back(cpu_forces<T>(x, r, G, eps));
     for (const KernelConfig& c : variants(n, sizeof(T) == 8)) {
+      if (equal_masses && c.variant != KernelVariant::split) continue;
       for (bool potential : {false, true}) {
-        if (potential && c.variant != KernelVariant::tiled) continue;  // seeds: forces only
+        if (potential && (c.variant == KernelVariant::seed_naive || c.variant == KernelVariant::seed_atomic))
+          continue;  // seeds: forces only
         fill_device_bytes(da.data(), 0xFF, da.bytes());                // NaN: unwritten values show
-        run_pass<T>(dx, da, n, c, potential, G, eps);
+        run_pass<T>(dx, da, n, c, potential, G, eps, common_mass);
         std::vector<Vec4<T>> got(n);
         da.download(got);
         if (c.variant != KernelVariant::seed_atomic) {  // the same bits on a second run
           fill_device_bytes(da.data(), 0xFF, da.bytes());
-          run_pass<T>(dx, da, n, c, potential, G, eps);
+          run_pass<T>(dx, da, n, c, potential, G, eps, common_mass);
           std::vector<Vec4<T>> again(n);
           da.download(again);
           EXPECT_EQ(std::memcmp(got.data(), again.data(), got.size() * sizeof(Vec4<T>)), 0)
@@ -143,8 +154,8 @@ void cuda_matches_reference(double tol) {
           }
           EXPECT_LT(vs_cpu, 2 * tol) << c.describe() << " n = " << n;
           if (context().is_root() && k == 0)
-            std::printf("  %-32s n = %6lld  potential %d: vs reference %.2e, vs cpu %.2e\n", c.describe().c_str(),
-                        static_cast<long long>(n), potential, d.acc, vs_cpu);
+            std::printf("  %-32s n = %6lld  potential %d%s: vs reference %.2e, vs cpu %.2e\n", c.describe().c_str(),
+                        static_cast<long long>(n), potential, equal_masses ? ", equal masses" : "", d.acc, vs_cpu);
         }
       }
     }
@@ -169,21 +180,23 @@ namespace {
 
 // The default kernel as a run gets it: the cuda engine with no kernel request, n bodies on
 // themselves, forces only and with potentials (diagnostic steps), each pass twice.
-void default_kernel_matches_cpu(std::int64_t n, double tol) {
+void default_kernel_matches_cpu(std::int64_t n, double tol, bool equal_masses) {
   const double G = 0.9, eps = 0.03;
-  const auto x = nt::random_bodies<float>(n, 2000 + n);
+  const auto x = nt::random_bodies<float>(n, 2000 + n, equal_masses);
   EngineOptions o;
   o.G = G;
   o.eps = eps;
   auto engine = make_cuda_engine<float>(n, n, o);
-  const KernelVariant expected = n >= kSplitFromTargets ? KernelVariant::split : KernelVariant::tiled;
-  EXPECT_EQ(engine->describe().rfind(fmt::format("cuda, {} ", to_string(expected)), 0), 0u)
-      << engine->describe() << " n = " << n;
   HostBodies<float> b;
   b.pos_mass = x;
   b.vel.assign(n, Vec4<float>{0, 0, 0, 0});
   b.acc.assign(n, Vec4<float>{std::nanf(""), 0, 0, 0});  // unwritten values show
   engine->upload(b);
+  engine->set_common_mass(equal_masses ? x[0].w : 0.0f);
+  const KernelVariant expected = n >= kSplitFromTargets ? KernelVariant::split : KernelVariant::tiled;
+  EXPECT_EQ(engine->describe().rfind(fmt::format("cuda, {} ", to_string(expected)), 0), 0u)
+      << engine->describe() << " n = " << n;
+  EXPECT_EQ(engine->describe().ends_with(", equal masses"), equal_masses) << engine->describe();
   // The reference and the cpu kernel (with potentials) on the checked targets, once.
   const auto ranges = checked_targets(n);
   std::vector<std::vector<std::array<long double, 4>>> refs, cpus;
@@ -233,7 +246,8 @@ void default_kernel_matches_cpu(std::int64_t n, double tol) {
 // it only the first and last 384 targets are compared (the reference is O(targets x N)).
 TEST(NbodyGpu, DefaultKernelMatchesReferenceAcrossTheSwitch) {
   TESSERA_REQUIRE_GPU();
-  for (std::int64_t n : {1, 31, 4096, 16383, 16385, 131073}) default_kernel_matches_cpu(n, 5e-5);
+  for (std::int64_t n : {1, 31, 4096, 16383, 16385, 131073}) default_kernel_matches_cpu(n, 5e-5, false);
+  for (std::int64_t n : {16383, 16385, 131073}) default_kernel_matches_cpu(n, 5e-5, true);
 }
 
 TEST(NbodyGpu, BlocksAccumulateAndKickOnTheDevice) {
@@ -294,11 +308,13 @@ TEST(NbodyGpu, SplitKernelRefusesATooSmallWorkspace) {
 
 namespace {
 
+// `kernel` on both sides; with equal masses the engine is told so (common_mass, collective)
+// and the one-GPU pass too.
 template <class T>
-void ring_equals_one_gpu(double tol) {
+void ring_equals_one_gpu(double tol, KernelVariant kernel = KernelVariant::automatic, bool equal_masses = false) {
   auto& ctx = context();
   const std::int64_t n = 4099;  // blocks of unequal size
-  const auto all = nt::random_bodies<T>(n, 17);
+  const auto all = nt::random_bodies<T>(n, 17, equal_masses);
   const Range r = block_range(n, ctx.size(), ctx.rank());
   // One GPU: this rank's targets against all N sources in one launch.
   DeviceBuffer<Vec4<T>> dall(n), dref(r.count > 0 ? r.count : 1);
@@ -312,7 +328,12 @@ void ring_equals_one_gpu(double tol) {
   f.acc = dref.data();
   f.potential = true;
   f.eps2 = softening2<T>(0.01);
-  forces_cuda<T>(f, resolve_config({}, r.count, n, device_sm_count(), sizeof(T) == 8), nullptr);
+  f.common_mass = equal_masses ? all[0].w : T(0);
+  const KernelConfig one_gpu = resolve_config({kernel}, r.count, n, device_sm_count(), sizeof(T) == 8);
+  DeviceBuffer<Vec4<T>> partials(partials_needed(one_gpu, r.count));
+  f.partials = partials.data();
+  f.partials_capacity = static_cast<std::int64_t>(partials.size());
+  forces_cuda<T>(f, one_gpu, nullptr);
   synchronize(nullptr);
   std::vector<Vec4<T>> ref(r.count);
   if (r.count > 0) dref.download(ref);
@@ -332,12 +353,16 @@ void ring_equals_one_gpu(double tol) {
     EngineOptions o;
     o.eps = 0.01;
     o.offset = r.begin;
+    o.kernel.variant = kernel;
     auto engine = make_cuda_engine<T>(r.count, block_range(n, ctx.size(), 0).count, o);
     HostBodies<T> b;
     b.pos_mass.assign(all.begin() + r.begin, all.begin() + r.end());
     b.vel.assign(r.count, Vec4<T>{0, 0, 0, 0});
     b.acc.assign(r.count, Vec4<T>{T(3), T(3), T(3), T(3)});
     engine->upload(b);
+    engine->set_common_mass(common_mass<T>(ctx, b.pos_mass));
+    EXPECT_EQ(engine->describe().ends_with(", equal masses"), equal_masses && kernel == KernelVariant::split)
+        << engine->describe();
     RingForces<T> ring(ctx, *tr, n);
     for (int pass = 0; pass < 3; ++pass) ring.run(*engine, BlockPass<T>{.potential = true});
     engine->download(b);
@@ -360,10 +385,20 @@ TEST(NbodyGpu, RingThroughEachTransportEqualsOneGpuDouble) {
   ring_equals_one_gpu<double>(1e-12);
 }
 
-TEST(NbodyGpu, SolverOnCudaRestartsBitwiseAndFollowsTheCpu) {
+TEST(NbodyGpu, RingOfTheSplitKernelWithEqualMassesEqualsOneGpu) {
   TESSERA_REQUIRE_GPU();
+  ring_equals_one_gpu<float>(1e-5, KernelVariant::split, true);
+  ring_equals_one_gpu<double>(1e-12, KernelVariant::split, true);
+}
+
+namespace {
+
+// Plummer bodies weigh the same: with the split kernel the restarted run must find that again
+// (or its forces would differ in the last bits).
+void solver_restarts_bitwise_and_follows_the_cpu(const std::string& kernel) {
   nt::TempDir dir;
-  const std::string tables = "[checkpoint]\nevery = 10\n[diagnostics]\nevery = 5\n[nbody]\nn = 1000\nseed = 8\ndt = 0.005\neps = 0.05\n";
+  const std::string tables = "[checkpoint]\nevery = 10\n[diagnostics]\nevery = 5\n[nbody]\nn = 1000\nseed = 8\ndt = 0.005\neps = 0.05\n"
+                             "[nbody.cuda]\nkernel = \"" + kernel + "\"\n";
   const auto gpu = nt::load_deck(dir / "gpu.toml", nt::deck_text(dir / "gpu", 20, tables, "cuda"));
   const auto cpu = nt::load_deck(dir / "cpu.toml", nt::deck_text(dir / "cpu", 20, tables, "cpu"));
   nt::run_deck(gpu);
@@ -381,6 +416,14 @@ TEST(NbodyGpu, SolverOnCudaRestartsBitwiseAndFollowsTheCpu) {
     EXPECT_NEAR(full.bodies.pos_mass[i].x, on_cpu.bodies.pos_mass[i].x, 1e-4);
     EXPECT_NEAR(full.bodies.vel[i].y, on_cpu.bodies.vel[i].y, 1e-4);
   }
+}
+
+}  // namespace
+
+TEST(NbodyGpu, SolverOnCudaRestartsBitwiseAndFollowsTheCpu) {
+  TESSERA_REQUIRE_GPU();
+  solver_restarts_bitwise_and_follows_the_cpu("auto");
+  solver_restarts_bitwise_and_follows_the_cpu("split");
 }
 
 #else

@@ -1,9 +1,13 @@
 // The ring on P = 1..4 ranks (cpu engine, host transport) against the O(N^2) serial
-// reference, including N < P (ranks without bodies) and uneven blocks; and the initial
-// conditions being the same bits whatever the number of ranks.
+// reference, including N < P (ranks without bodies) and uneven blocks; the initial
+// conditions being the same bits whatever the number of ranks; and common_mass on P ranks.
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "comm/transport.hpp"
+#include "core/partition.hpp"
+#include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/engine.hpp"
 #include "solvers/nbody/initial_conditions.hpp"
 #include "solvers/nbody/reproducible_sum.hpp"
@@ -139,4 +143,27 @@ TEST(NbodyRing, ReproducibleSumIsBitwiseTheSerialChunkedSum) {
   }
   EXPECT_EQ(got[0], serial[0]);
   EXPECT_EQ(got[1], serial[1]);
+}
+
+// common_mass on P ranks: the mass when every body on every rank has it; 0 when one body on
+// one rank differs (by one ulp), is massless or NaN; ranks without bodies do not vote.
+TEST(NbodyRing, CommonMassIsFoundOnlyWhenEveryBodyHasIt) {
+  auto& ctx = context();
+  for (std::int64_t n : {1, 3, 1000}) {
+    const Range r = block_range(n, ctx.size(), ctx.rank());
+    const auto all = nt::random_bodies<float>(n, 5, true);
+    std::vector<Vec4<float>> mine(all.begin() + r.begin, all.begin() + r.end());
+    EXPECT_EQ(common_mass<float>(ctx, mine), 1.0f / float(n)) << "n = " << n;
+    const auto differ = nt::random_bodies<double>(n, 5);
+    std::vector<Vec4<double>> theirs(differ.begin() + r.begin, differ.begin() + r.end());
+    EXPECT_EQ(common_mass<double>(ctx, theirs), n == 1 ? differ[0].w : 0.0) << "n = " << n;
+    // One body, on the last rank that holds any, changed.
+    const int last = static_cast<int>(std::min<std::int64_t>(n, ctx.size())) - 1;
+    for (float odd : {std::nextafter(1.0f / float(n), 1.0f), 0.0f, -1.0f / float(n), std::nanf("")}) {
+      std::vector<Vec4<float>> changed = mine;
+      if (ctx.rank() == last) changed.back().w = odd;
+      const bool alone_and_valid = n == 1 && odd > 0;  // a lone body's mass is common
+      EXPECT_EQ(common_mass<float>(ctx, changed), alone_and_valid ? odd : 0.0f) << "n = " << n << ", one mass " << odd;
+    }
+  }
 }
