@@ -8,9 +8,11 @@
 // The first shape of a type that fits a request is the one chosen (kernel_config.cpp), so the
 // first single-precision row is the default kernel's shape from kSplitFromTargets targets
 // (forces.hpp): g256 b4 u8 m4, measured fastest or within 0.1% of it on an H100 at 256K and 1M
-// (2.067 and 2.064 T interactions/s; docs/nbody.md has the table).
+// (2.067 and 2.064 T interactions/s with masses that differ, 2.226 and 2.225 with equal ones;
+// docs/nbody.md has the tables).
 // None of the single-precision force-only kernels spills; the inner loops take 13.28 (b8) to
-// 14.5 (b1 u8) issue slots per interaction (sass_loops.py; docs/nbody.md has the table).
+// 14.5 (b1 u8) issue slots per interaction (sass_loops.py; docs/nbody.md has the table), one
+// fewer in each shape's equal-mass form.
 #include <vector>
 
 #define TESSERA_NBODY_SPLIT_SHAPES(X) \
