@@ -3,8 +3,8 @@
 // over the roots), every search validated. The seed's edge-parallel baseline runs at small
 // scales only (its work grows with levels * edges). Scales, roots and algorithms can be set
 // with TESSERA_BENCH_BFS_SCALES="20,22", TESSERA_BENCH_BFS_ROOTS=16 and
-// TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; TESSERA_BENCH_BFS_ALPHAS="14,28"
-// runs direction_optimizing once per alpha (Beamer's switch to bottom-up, algorithm.hpp), one
+// TESSERA_BENCH_BFS_ALGORITHMS="direction_optimizing,top_down"; TESSERA_BENCH_BFS_ALPHAS="14,28,14/48"
+// runs direction_optimizing once per alpha or alpha/beta (Beamer's switch, algorithm.hpp), one
 // row each, TESSERA_BENCH_BFS_EAGER="0,4096" once per eager-pair count, and
 // TESSERA_BENCH_BFS_EXCHANGE="peer,transport" once per exchange mode (search.hpp), and
 // TESSERA_BENCH_BFS_LOOP="device,host" once with the level loop on the GPU where it can run
@@ -60,25 +60,35 @@ std::vector<Algorithm> algorithms_from_env(const std::vector<Algorithm>& fallbac
   return out;
 }
 
-// The direction policies to measure: the default, or one per TESSERA_BENCH_BFS_ALPHAS item
-// (with a row-name suffix saying which).
+// A positive number, the whole of `text`; nullopt otherwise.
+std::optional<double> positive_number(const std::string& text) {
+  std::size_t used = 0;
+  double value = 0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+  if (used != text.size() || !(value > 0)) return std::nullopt;
+  return value;
+}
+
+// The direction policies to measure: the default, or one per TESSERA_BENCH_BFS_ALPHAS item,
+// "alpha" or "alpha/beta" (with a row-name suffix saying which).
 std::vector<std::pair<std::string, DirectionPolicy>> policies_from_env() {
   const auto items = env_list("TESSERA_BENCH_BFS_ALPHAS");
   if (!items || items->empty()) return {{"", DirectionPolicy{}}};
   std::vector<std::pair<std::string, DirectionPolicy>> out;
   for (const std::string& item : *items) {
-    std::size_t used = 0;
-    double alpha = 0;
-    try {
-      alpha = std::stod(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || !(alpha > 0))
-      throw InputError(fmt::format("TESSERA_BENCH_BFS_ALPHAS: '{}' is not a positive number", item));
-    DirectionPolicy policy;
-    policy.alpha = alpha;
-    out.emplace_back(fmt::format(" alpha={}", item), policy);
+    const std::size_t slash = item.find('/');
+    const auto alpha = positive_number(item.substr(0, slash));
+    const auto beta = slash == std::string::npos ? std::optional<double>(DirectionPolicy{}.beta)
+                                                 : positive_number(item.substr(slash + 1));
+    if (!alpha || !beta)
+      throw InputError(fmt::format("TESSERA_BENCH_BFS_ALPHAS: '{}' is not alpha or alpha/beta (positive numbers)", item));
+    const DirectionPolicy policy{*alpha, *beta};
+    out.emplace_back(slash == std::string::npos ? fmt::format(" alpha={}", item) : fmt::format(" alpha/beta={}", item),
+                     policy);
   }
   return out;
 }
