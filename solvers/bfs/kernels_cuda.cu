@@ -1543,23 +1543,39 @@ class CudaKernels final : public SearchKernels {
     });
   }
 
-  static cudaGraphExec_t instantiate(cudaGraph_t g) {
-    cudaGraphExec_t exec = nullptr;
-    const cudaError_t err = cudaGraphInstantiate(&exec, g, 0);
-    (void)cudaGraphDestroy(g);
-    TESSERA_CUDA_CHECK(err);
-    return exec;
-  }
+  // A graph being built: destroyed when it goes out of scope, so a CUDA error part-way through
+  // building leaves nothing behind (the executable graph keeps what it needs).
+  class GraphDraft {
+   public:
+    GraphDraft() { TESSERA_CUDA_CHECK(cudaGraphCreate(&g_, 0)); }
+    ~GraphDraft() { (void)cudaGraphDestroy(g_); }
+    GraphDraft(const GraphDraft&) = delete;
+    GraphDraft& operator=(const GraphDraft&) = delete;
+    cudaGraph_t get() const { return g_; }
+    cudaGraphExec_t instantiate() const {
+      cudaGraphExec_t exec = nullptr;
+      TESSERA_CUDA_CHECK(cudaGraphInstantiate(&exec, g_, 0));
+      return exec;
+    }
+
+   private:
+    cudaGraph_t g_ = nullptr;
+  };
 
   // The search graph (a while node around a level) and the one-level graph (profiling).
   void make_graphs() {
     stream_.synchronize();  // captures begin on an idle stream
-    cudaGraph_t g = nullptr;
-    TESSERA_CUDA_CHECK(cudaGraphCreate(&g, 0));
-    build_level(g, 0, false);
-    level_graph_ = instantiate(g);
-
-    TESSERA_CUDA_CHECK(cudaGraphCreate(&g, 0));
+    if (level_graph_) {  // left by an attempt that failed at the search graph
+      TESSERA_CUDA_CHECK(cudaGraphExecDestroy(level_graph_));
+      level_graph_ = nullptr;
+    }
+    {
+      GraphDraft level;
+      build_level(level.get(), 0, false);
+      level_graph_ = level.instantiate();
+    }
+    GraphDraft search;
+    const cudaGraph_t g = search.get();
     cudaGraphConditionalHandle loop = 0;
     TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop, g, 1, cudaGraphCondAssignDefault));
     cudaGraphNodeParams p{};
@@ -1570,7 +1586,7 @@ class CudaKernels final : public SearchKernels {
     cudaGraphNode_t node = nullptr;
     TESSERA_CUDA_CHECK(cudaGraphAddNode(&node, g, nullptr, nullptr, 0, &p));
     build_level(p.conditional.phGraph_out[0], loop, true);
-    search_graph_ = instantiate(g);
+    search_graph_ = search.instantiate();
   }
 
   // Before a level step: this rank's row (whole, or found and edges only) and the counters.
