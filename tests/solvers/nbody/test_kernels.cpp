@@ -235,10 +235,14 @@ TEST(NbodyKernelConfig, SplitShapesAndSplitChoice) {
       EXPECT_LE(partials_needed(c, n), std::max<std::int64_t>(kMaxPartials, n)) << c.describe();
       EXPECT_EQ(partials_needed(c, n), c.split > 1 ? c.split * n : 0);
       // Every block gets at least one whole tile of sources.
-      if (c.split > 1) EXPECT_GE(n / c.split, split_tile(s.threads)) << c.describe() << " n = " << n;
+      if (c.split > 1) {
+        EXPECT_GE(n / c.split, split_tile(s.threads)) << c.describe() << " n = " << n;
+      }
       // Large N: the busiest SM is within 3% of the mean (a 0.97-wave grid would not be).
       const std::int64_t groups = (n + s.threads * s.bodies_per_thread - 1) / (s.threads * s.bodies_per_thread);
-      if (n >= 262144) EXPECT_GE(split_efficiency(groups * c.split, 132, s.min_blocks), 0.97) << c.describe();
+      if (n >= 262144) {
+        EXPECT_GE(split_efficiency(groups * c.split, 132, s.min_blocks), 0.97) << c.describe();
+      }
     }
   }
   // The model: a whole number of full rounds is 1; one block too many on an SM costs a round.
