@@ -162,6 +162,9 @@ def main():
     ap.add_argument("--json", help="also write the loops here")
     ap.add_argument("--max-slots", type=float, help="exit 1 when a force loop takes more issue slots per interaction, "
                     "or when no kernel matches")
+    ap.add_argument("--best-max", action="append", default=[], metavar="TEXT=SLOTS",
+                    help="exit 1 unless every kernel whose mangled name holds TEXT has a force loop of at most SLOTS "
+                    "issue slots per interaction (its fastest loop; repeatable)")
     a = ap.parse_args()
     paths = [a.cubin] if a.cubin else cubins_from_build(a.build or "build")
     report = []
@@ -199,6 +202,15 @@ def main():
             print(f"FAIL: more than {a.max_slots} issue slots per interaction: {over}")
             return 1
         print(f"OK: {len(report)} kernels, at most {max(worst)[0]:.3f} issue slots per interaction")
+    for rule in a.best_max:
+        text, _, limit = rule.partition("=")
+        chosen = [r for r in report if text in r["mangled"] and r["loops"]]
+        slow = [(min(l["slots_per_interaction"] for l in r["loops"]), r["kernel"]) for r in chosen]
+        slow = [w for w in slow if w[0] > float(limit)]
+        if not chosen or slow:
+            print(f"FAIL: kernels holding {text!r}: none, or fastest loop above {limit} slots: {slow}")
+            return 1
+        print(f"OK: {len(chosen)} kernels holding {text!r} have a loop within {limit} issue slots per interaction")
     return 0
 
 
