@@ -110,8 +110,7 @@ double time_ring(comm::Context& ctx, comm::Transport& transport, Backend backend
   b.pos_mass = std::vector<Vec4<T>>(b.pos_mass.begin() + r.begin, b.pos_mass.begin() + r.end());
   b.vel.assign(b.pos_mass.size(), Vec4<T>{0, 0, 0, 0});
   b.acc = b.vel;
-  engine->upload(b);
-  engine->set_common_mass(common_mass<T>(ctx, b.pos_mass));
+  upload_bodies(ctx, *engine, b);
   RingForces<T> ring(ctx, transport, n);
   return time_calls(
       ctx, samples, 1, [&] { ring.run(*engine, BlockPass<T>{}); }, [&] { engine->synchronize(); });
@@ -129,14 +128,15 @@ template <class T>
 double time_kernel(comm::Context& ctx, std::int64_t n, const KernelConfig& config, int samples, bool graph_step,
                    Masses masses = Masses::equal) {
   DeviceBuffer<Vec4<T>> x(n), v(n), a(n), partials(partials_needed(config, n));
-  x.upload(random_bodies<T>(n, 11, masses));
+  const std::vector<Vec4<T>> bodies = random_bodies<T>(n, 11, masses);
+  x.upload(bodies);
   fill_device_bytes(v.data(), 0, v.bytes());
   fill_device_bytes(a.data(), 0, a.bytes());
   Stream stream;
   ForceArgs<T> f = self_pass<T>(x.data(), n, a.data(), softening2<T>(kEps));
   f.partials = partials.data();
   f.partials_capacity = static_cast<std::int64_t>(partials.size());
-  if (masses == Masses::equal) f.common_mass = T(1.0 / double(n));  // as the engine finds it
+  f.common_mass = common_mass<T>(ctx, bodies);  // as a run finds it
   const int calls = calls_for(n);
   if (!graph_step)
     return time_calls(
@@ -330,8 +330,7 @@ void bench_ring(comm::Context& ctx, const BenchOptions& o, Backend backend, doub
     b.pos_mass = random_bodies<float>(n, 7);
     b.vel.assign(b.pos_mass.size(), Vec4<float>{0, 0, 0, 0});
     b.acc = b.vel;
-    e->upload(b);
-    e->set_common_mass(common_mass<float>(ctx, b.pos_mass));
+    upload_bodies(ctx, *e, b);
     ref_kernel = e->describe();
     t1 = time_calls(
         ctx, samples, 1, [&] { e->interact(e->bodies(), n, 0, BlockPass<float>{}); }, [&] { e->synchronize(); });

@@ -45,8 +45,9 @@ class Engine {
   virtual void download(HostBodies<T>& bodies) = 0;         // pos_mass, vel, acc
   virtual void download_scratch(std::vector<Vec4<T>>& out) = 0;  // the last scratch pass
 
-  // Every body of the run (all ranks) has mass m > 0, or 0: not known. Set after upload (see
-  // common_mass.hpp); the cuda engine's split kernel uses it, the cpu kernel reads each mass.
+  // Every body of the run (all ranks) has mass m > 0, or 0: not known. Set after upload (by
+  // upload_bodies, common_mass.hpp); the cuda engine's split kernel uses it, the cpu kernel
+  // reads each mass.
   virtual void set_common_mass(T m) = 0;
 
   // v += acc * kick_dt; x += v * drift_dt (queued on stream()).

@@ -71,7 +71,7 @@ class NbodySolver final : public Solver {
     });
     setup(n);
     host_ = std::move(bodies);
-    upload_bodies();
+    upload_bodies(ctx_, *engine_, host_);
     ring_->run(*engine_, BlockPass<T>{.potential = true});
     potential_fresh_ = true;
     host_fresh_ = false;
@@ -110,7 +110,7 @@ class NbodySolver final : public Solver {
     snapshots_ = static_cast<std::int64_t>(scalars[2]);
     step_ = in.manifest().step;
     restart_step_ = step_;
-    upload_bodies();
+    upload_bodies(ctx_, *engine_, host_);
     host_fresh_ = true;
     potential_fresh_ = false;
     restarted_ = true;
@@ -205,12 +205,6 @@ class NbodySolver final : public Solver {
                     : make_cpu_engine<T>(range_.count, o);
     });
     comm::agree(ctx_, [&] { ring_ = std::make_unique<RingForces<T>>(ctx_, transport_, n); });
-  }
-
-  // host_ to the engine, and whether all bodies weigh the same (collective).
-  void upload_bodies() {
-    engine_->upload(host_);
-    engine_->set_common_mass(common_mass<T>(ctx_, host_.pos_mass));
   }
 
   void refresh_host() {

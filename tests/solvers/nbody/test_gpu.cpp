@@ -359,8 +359,7 @@ void ring_equals_one_gpu(double tol, KernelVariant kernel = KernelVariant::autom
     b.pos_mass.assign(all.begin() + r.begin, all.begin() + r.end());
     b.vel.assign(r.count, Vec4<T>{0, 0, 0, 0});
     b.acc.assign(r.count, Vec4<T>{T(3), T(3), T(3), T(3)});
-    engine->upload(b);
-    engine->set_common_mass(common_mass<T>(ctx, b.pos_mass));
+    upload_bodies(ctx, *engine, b);
     EXPECT_EQ(engine->describe().ends_with(", equal masses"), equal_masses && kernel == KernelVariant::split)
         << engine->describe();
     RingForces<T> ring(ctx, *tr, n);
