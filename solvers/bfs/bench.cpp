@@ -8,7 +8,9 @@
 // row each, TESSERA_BENCH_BFS_EAGER="0,4096" once per eager-pair count, and
 // TESSERA_BENCH_BFS_EXCHANGE="peer,transport" once per exchange mode (search.hpp), and
 // TESSERA_BENCH_BFS_LOOP="device,host" once with the level loop on the GPU where it can run
-// there and once driven by the host (SearchOptions::device_levels). With P
+// there and once driven by the host (SearchOptions::device_levels), and
+// TESSERA_BENCH_BFS_HUBS="auto,0,1024" once per hub degree of the delegated hubs (0: none;
+// SearchOptions::hub_degree). With P
 // ranks the same table measures the multi-rank search (compare runs with different -n for
 // scaling).
 #include <fmt/format.h>
@@ -119,6 +121,26 @@ std::vector<ExchangeMode> exchanges_from_env() {
   return out;
 }
 
+// The hub degrees to measure (SearchOptions::hub_degree): automatic (-1), or one run per
+// TESSERA_BENCH_BFS_HUBS item: "auto", 0 (no delegates) or a degree.
+std::vector<std::int64_t> hub_degrees_from_env() {
+  const auto items = env_list("TESSERA_BENCH_BFS_HUBS");
+  if (!items || items->empty()) return {-1};
+  std::vector<std::int64_t> out;
+  for (const std::string& item : *items) {
+    if (item == "auto") {
+      out.push_back(-1);
+      continue;
+    }
+    char* end = nullptr;
+    const long long v = std::strtoll(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || v < 0)
+      throw InputError(fmt::format("TESSERA_BENCH_BFS_HUBS: '{}' is not auto or a degree >= 0", item));
+    out.push_back(v);
+  }
+  return out;
+}
+
 // Who runs the level loop (SearchOptions::device_levels): the default (the GPU where it can),
 // or one run per TESSERA_BENCH_BFS_LOOP item: "device" (true), "host" (false). Empty: the default only.
 std::vector<std::optional<bool>> loops_from_env() {
@@ -195,6 +217,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     const std::vector<std::int64_t> eagers = eager_from_env();
     const std::vector<ExchangeMode> exchanges = exchanges_from_env();
     const std::vector<std::optional<bool>> loops = loops_from_env();
+    const std::vector<std::int64_t> hub_degrees = hub_degrees_from_env();
     for (Algorithm alg : algorithms_from_env(algorithms)) {
       if (alg != Algorithm::direction_optimizing) {
         runs.push_back({alg, "", SearchOptions{alg, DirectionPolicy{}}});
@@ -204,13 +227,15 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
         for (std::int64_t eager : eagers)
           for (ExchangeMode exchange : exchanges)
             for (const std::optional<bool>& loop : loops)
-              runs.push_back(
-                  {alg,
-                   label + (eager < 0 ? std::string() : fmt::format(" eager={}", eager)) +
-                       (exchange == ExchangeMode::automatic ? std::string()
-                                                            : fmt::format(" exchange={}", to_string(exchange))) +
-                       (loop ? fmt::format(" loop={}", *loop ? "device" : "host") : std::string()),
-                   SearchOptions{alg, policy, eager, exchange, loop.value_or(true)}});
+              for (std::int64_t hubs : hub_degrees)
+                runs.push_back(
+                    {alg,
+                     label + (eager < 0 ? std::string() : fmt::format(" eager={}", eager)) +
+                         (exchange == ExchangeMode::automatic ? std::string()
+                                                              : fmt::format(" exchange={}", to_string(exchange))) +
+                         (loop ? fmt::format(" loop={}", *loop ? "device" : "host") : std::string()) +
+                         (hubs < 0 ? std::string() : fmt::format(" hubs={}", hubs)),
+                     SearchOptions{alg, policy, eager, exchange, loop.value_or(true), hubs}});
     }
     for (const auto& [alg, label, options] : runs) {
       BfsEngine engine(ctx, *transport.transport, g, backend, options);
@@ -250,6 +275,8 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
                              st.max, double(td) / roots.size(), double(bu) / roots.size());
       if (ctx.size() > 1) row.note += engine.exchanges_on_device() ? "; peer memory" : "; transport";
       if (engine.levels_on_device()) row.note += "; levels on the GPU";
+      if (engine.delegated_hubs() > 0)
+        row.note += fmt::format("; {} hubs of degree >= {}", engine.delegated_hubs(), engine.hub_degree());
       log::info("bench bfs: {} {}: {:.4g} GTEPS", row.name, row.size, row.rate);
       report.rows.push_back(row);
     }

@@ -37,6 +37,7 @@ BfsSolver::BfsSolver(RunContext& run)
   options_.policy.alpha = d.get_double("bfs.alpha");
   options_.policy.beta = d.get_double("bfs.beta");
   options_.exchange = parse_exchange_mode(d.get_string("bfs.exchange"));
+  options_.hub_degree = d.get_int("bfs.hub_degree");
   graph500_ = d.get_bool("bfs.graph500");
   validate_ = d.get_bool("bfs.validate");
   root_count_ = static_cast<int>(d.get_int("bfs.root_count"));
@@ -87,6 +88,9 @@ void BfsSolver::prepare() {
             roots_.size(), validate_ ? ", each validated" : "");
   if (ctx_.size() > 1) log::info("bfs: exchanges {}", engine_->exchange_reason());
   if (engine_->levels_on_device()) log::info("bfs: the GPU runs the level loop (one CUDA graph per search)");
+  if (engine_->delegated_hubs() > 0)
+    log::info("bfs: {} hubs (degree >= {}) are expanded by every GPU", engine_->delegated_hubs(),
+              engine_->hub_degree());
 }
 
 GraphAttributes BfsSolver::attributes() const {

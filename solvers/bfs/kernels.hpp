@@ -185,8 +185,11 @@ class SearchKernels {
 // `eager`: pairs per rank sent with the level counts (0 with one rank).
 std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph, std::int64_t eager);
 #if defined(TESSERA_HAVE_CUDA)
-// Copies the graph to the device (ids must be < 2^32: InputError otherwise).
-std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph, std::int64_t eager);
+struct Delegates;
+// Copies the graph to the device (ids must be < 2^32: InputError otherwise), and the delegated
+// hubs (delegates.hpp; empty: none), which device-driven searches through peer memory expand.
+std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph, std::int64_t eager,
+                                                 const Delegates& delegates);
 #endif
 
 }  // namespace tessera::bfs

@@ -19,6 +19,11 @@
 // next words without atomics. The few vertices with longer rows still unresolved go to a
 // list that a second kernel scans a warp per vertex, 32 neighbours per step.
 //
+// Delegated hubs (delegates.hpp), in device-driven searches through peer memory: a top-down
+// level's items are its queue (hubs counted with no edges) then the frontier's hubs, each
+// with this rank's part of its row; the level's last share passes which of the rank's hubs
+// the level reached, and conclude_level lists them for the next level.
+//
 // The level steps only queue work: what they found goes to this rank's row of the level
 // table (device memory), which the search allgathers on the transport and copies to the
 // host once per exchange (kernels.hpp).
@@ -29,6 +34,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cstddef>
 #include <string>
 #include <stdexcept>
 #include <vector>
@@ -40,6 +46,7 @@
 #include "comm/peer_sync.cuh"
 #include "comm/peer_window.hpp"
 #include "core/stream.hpp"
+#include "solvers/bfs/delegates.hpp"
 #include "solvers/bfs/kernels.hpp"
 #include "solvers/bfs/validate_rules.hpp"
 
@@ -93,6 +100,18 @@ struct View {
   // frontier of even and odd levels (kernels pick them by the level in the state).
   struct LevelControl* control;
   std::uint32_t* queues[2];
+  // Delegated hubs (delegates.hpp), used by device-driven searches through peer memory; else
+  // hub_words is null and hub_degree INT64_MAX. Hub k's bit is bit k - rank_first[r] of rank
+  // r's words, which start at word rank_word[r] of the hub bitmap (in the peer window).
+  std::int64_t hub_degree;
+  const std::uint32_t* hub_ids;        // every hub's global id, ascending
+  const std::int64_t* hub_rank_first;  // ranks + 1
+  const std::int64_t* hub_rank_word;   // ranks + 1
+  const std::int64_t* hub_offsets;     // this rank's part of hub k's row: hub_targets[hub_offsets[k], [k + 1])
+  const std::uint32_t* hub_targets;    // local ids
+  ull* hub_words;                      // the hub bitmap (global words)
+  std::int64_t hub_word_count;
+  std::uint32_t* hub_list;             // the frontier's hubs (indices), conclude_level's list
 };
 
 // This rank's words of the (global) frontier bitmap: its first vertex is a multiple of 64.
@@ -307,18 +326,21 @@ __global__ void __launch_bounds__(kSmallScanThreads) small_frontier_scan(View d,
 
 // Every block takes tiles of kTile frontier edges, kTileItems per thread. Destination of an
 // edge's discovery: d.me for a claimed owned vertex (the next queue), r for a vertex sent to
-// rank r (its send region).
+// rank r (its send region). The items whose edges are scanned: the queue's nq vertices, then
+// nh delegated hubs of the frontier (d.hub_list), whose edges here all lead to owned vertices.
 template <bool kDistributed>
 __device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_t* queue, const std::int64_t* scan,
-                                               std::int64_t nq, std::uint32_t* next_queue, int next_level) {
-  const std::int64_t total = scan[nq];
+                                               std::int64_t nq, std::int64_t nh, std::uint32_t* next_queue,
+                                               int next_level) {
+  const std::int64_t items = nq + nh;
+  const std::int64_t total = scan[items];
   TileAppend out(d.parts);
   ull found = 0, edges = 0;
   for (std::int64_t tile = blockIdx.x; tile * kTile < total; tile += gridDim.x) {  // uniform over the block
     const std::int64_t e0 = tile * kTile, e1 = min(e0 + kTile, total);
-    // The frontier vertices whose edges the tile covers: [lo, hi].
-    std::int64_t lo = block_last_at_most(scan, 0, nq - 1, e0);
-    const std::int64_t hi = block_last_at_most(scan, lo, nq - 1, e1 - 1);
+    // The items whose edges the tile covers: [lo, hi].
+    std::int64_t lo = block_last_at_most(scan, 0, items - 1, e0);
+    const std::int64_t hi = block_last_at_most(scan, lo, items - 1, e1 - 1);
     std::uint32_t item_w[kTileItems], item_from[kTileItems];
     int item_dest[kTileItems];
     ull item_slot[kTileItems];
@@ -330,9 +352,16 @@ __device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_
       item_from[i] = 0;
       if (e < e1) {
         lo = last_at_most(scan, lo, hi, e);
-        const std::uint32_t u = queue[lo];
-        const std::uint32_t w = d.columns[d.offsets[u] + (e - scan[lo])];
-        const auto from = static_cast<std::uint32_t>(d.begin + u);
+        std::uint32_t w, from;
+        if (lo < nq) {
+          const std::uint32_t u = queue[lo];
+          w = d.columns[d.offsets[u] + (e - scan[lo])];
+          from = static_cast<std::uint32_t>(d.begin + u);
+        } else {  // a delegated hub's edge to an owned vertex
+          const std::uint32_t k = d.hub_list[lo - nq];
+          w = static_cast<std::uint32_t>(d.begin + d.hub_targets[d.hub_offsets[k] + (e - scan[lo])]);
+          from = d.hub_ids[k];
+        }
         item_w[i] = w;
         item_from[i] = from;
         if (!kDistributed || (w >= d.begin && w < d.begin + d.nl)) {
@@ -360,7 +389,7 @@ __device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_
 template <bool kDistributed>
 __global__ void __launch_bounds__(kBlock) top_down_kernel(View d, const std::uint32_t* queue, const std::int64_t* scan,
                                                           std::int64_t nq, std::uint32_t* next_queue, int next_level) {
-  top_down_tiles<kDistributed>(d, queue, scan, nq, next_queue, next_level);
+  top_down_tiles<kDistributed>(d, queue, scan, nq, 0, next_queue, next_level);
 }
 
 // Claims received pairs (vertex, parent): pair_at(i) for i in [0, count) or kNone where slot
@@ -424,12 +453,28 @@ __global__ void __launch_bounds__(kBlock) apply_eager_kernel(View d, const uint2
 struct SharedLayout {
   std::size_t table[2];   // two tables of `ranks` rows and a status word; shares alternate
   std::size_t frontier;   // the frontier bitmap (global words)
+  std::size_t hubs;       // the hub bitmap (delegates.hpp; global words)
   std::size_t receive;    // pairs: slot k (the k-th other rank) at k * slot_pairs
   std::int64_t slot_pairs;
 };
 
+// Which of this rank's hubs the level reached (share_kernel writes them as its words of the hub
+// bitmap): visited in this search and at level `*level_now + 1` (the level arrays keep the
+// last search's entries until the end of this one, so the level alone would not do).
+struct HubShare {
+  std::size_t offset = 0;            // the hub bitmap in the window
+  std::int64_t word_begin = 0;       // this rank's first word
+  std::int64_t count = 0;            // this rank's hubs (0: no hub words to share)
+  const std::uint32_t* ids = nullptr;  // their global ids
+  std::int64_t begin = 0;            // this rank's first vertex
+  const std::uint32_t* visited = nullptr;
+  const std::int32_t* level = nullptr;  // global-sized
+  const long long* level_now = nullptr;  // LevelControl::level: the level being shared
+};
+
 // This rank's row into every rank's copy of table `t` (its own included); with frontier words
-// [word_begin, word_begin + word_count) (64-bit), those into every other rank's bitmap first.
+// [word_begin, word_begin + word_count) (64-bit), those into every other rank's bitmap first,
+// and with hubs, its words of the hub bitmap into every rank's (a warp's ballot per 32 hubs).
 // The last block then signals and waits for every rank's share (peer_sync.cuh) and writes the
 // wait's status after the table, where the host copy finds it. The pairs that top_down stored
 // into other ranks' memory need no fence of their own: that kernel happens before this one in
@@ -440,7 +485,7 @@ struct SharedLayout {
 __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const ull* row, int row_words,
                                                        std::size_t table, std::size_t frontier,
                                                        std::int64_t word_begin, std::int64_t word_count,
-                                                       ull* shares) {
+                                                       HubShare hubs, ull* shares) {
   if (blockIdx.x == 0)
     for (int r = 0; r < pv.ranks; ++r) {
       ull* to = reinterpret_cast<ull*>(pv.base[r] + table) + static_cast<std::int64_t>(pv.me) * row_words;
@@ -452,6 +497,21 @@ __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const 
     const ull w = mine[i];
     for (int r = 0; r < pv.ranks; ++r)
       if (r != pv.me) reinterpret_cast<ull*>(pv.base[r] + frontier)[word_begin + i] = w;
+  }
+  if (hubs.count > 0) {
+    const long long next = *hubs.level_now + 1;
+    const std::int64_t lanes = (hubs.count + 31) / 32 * 32;  // whole warps
+    for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < lanes; i += stride) {
+      bool reached = false;
+      if (i < hubs.count) {
+        const std::uint32_t v = hubs.ids[i] - static_cast<std::uint32_t>(hubs.begin);
+        reached = test_bit(hubs.visited, v) && hubs.level[hubs.begin + v] == next;
+      }
+      const std::uint32_t bits = __ballot_sync(kFull, reached);
+      if ((threadIdx.x & 31) == 0)
+        for (int r = 0; r < pv.ranks; ++r)  // 32-bit halves of the 64-bit words (little-endian)
+          reinterpret_cast<std::uint32_t*>(pv.base[r] + hubs.offset)[hubs.word_begin * 2 + i / 32] = bits;
+    }
   }
   if (comm::peer::last_block_done(pv)) {
     comm::peer::signal_and_wait(pv, ++*shares);
@@ -793,8 +853,46 @@ struct LevelControl {
   int last_bottom_up;           // the level concluded last: direction, frontier
   long long last_vertices, last_edges;
   ull status;                   // nonzero: a share's wait timed out (1 + the silent rank), or kRunaway
+  long long hub_count;          // delegated hubs in the frontier (View::hub_list)
 };
 constexpr ull kRunaway = ~0ull;  // more levels than vertices: a bug, not a graph
+
+constexpr int kConcludeThreads = 256;  // the block of conclude_level
+
+// Global id -> hub index (every rank holds every hub's id), or -1.
+__device__ __forceinline__ std::int64_t hub_index(const View& d, std::uint32_t id) {
+  std::int64_t lo = 0, hi = d.hub_rank_first[d.parts];
+  while (lo < hi) {
+    const std::int64_t mid = (lo + hi) >> 1;
+    if (d.hub_ids[mid] < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < d.hub_rank_first[d.parts] && d.hub_ids[lo] == id ? lo : -1;
+}
+
+// The hubs the level reached, from the bitmap its last share filled, as the list the next
+// top-down level expands (one block of kConcludeThreads; the words of every rank, in order).
+__device__ __forceinline__ void list_frontier_hubs(const View& d, LevelControl& c) {
+  using Scan = cub::BlockScan<unsigned, kConcludeThreads>;
+  __shared__ typename Scan::TempStorage temp;
+  unsigned listed = 0;
+  for (std::int64_t first = 0; first < d.hub_word_count; first += kConcludeThreads) {  // uniform
+    const std::int64_t i = first + threadIdx.x;
+    const ull w = i < d.hub_word_count ? d.hub_words[i] : 0ull;
+    unsigned at = 0, total = 0;
+    Scan(temp).ExclusiveSum(static_cast<unsigned>(__popcll(w)), at, total);
+    if (w) {
+      int r = 0;
+      while (d.hub_rank_word[r + 1] <= i) ++r;
+      const std::int64_t k0 = d.hub_rank_first[r] + (i - d.hub_rank_word[r]) * 64;
+      at += listed;
+      for (ull bits = w; bits; bits &= bits - 1) d.hub_list[at++] = static_cast<std::uint32_t>(k0 + __ffsll(bits) - 1);
+    }
+    listed += total;
+    __syncthreads();  // temp is reused
+  }
+  if (threadIdx.x == 0) c.hub_count = listed;
+}
 
 // Level 0: the root (marked by its owner) is the frontier, one vertex of root_degree edges.
 __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root_degree, std::int64_t directed_edges,
@@ -818,6 +916,14 @@ __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root
     c.last_bottom_up = 0;
     c.last_vertices = c.last_edges = 0;
     c.status = 0;
+    c.hub_count = 0;
+    if (d.hub_words) {  // a hub root is expanded through the delegates, like any hub
+      const std::int64_t k = hub_index(d, static_cast<std::uint32_t>(root));
+      if (k >= 0) {
+        d.hub_list[0] = static_cast<std::uint32_t>(k);
+        c.hub_count = 1;
+      }
+    }
     c.bottom_up = rule == static_cast<int>(Algorithm::bottom_up) ||
                   (rule == static_cast<int>(Algorithm::direction_optimizing) &&
                    next_bottom_up(false, 1, 0, root_degree, c.unexplored_edges, static_cast<double>(d.n), alpha,
@@ -877,6 +983,7 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
     if (looping) cudaGraphSetConditional(loop, c.done ? 0u : 1u);
   }
   __syncthreads();  // on one rank the table holds the row cleared here
+  if (d.hub_words && !c.done && !c.bottom_up) list_frontier_hubs(d, c);  // the hubs the level reached
   clear_row_and_counters(d, row_words);
 }
 
@@ -889,19 +996,36 @@ __global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::in
   bitmap_to_queue_rounds(my_frontier_words(d), words, d.nl, level_queue(d, c.level), &d.counters->selected);
 }
 
+// The frontier's items: the queue, then (with delegates) the frontier's hubs.
+__device__ __forceinline__ std::int64_t frontier_hubs(const View& d, const LevelControl& c) {
+  return d.hub_words ? c.hub_count : 0;
+}
+
+// Item q's edges to expand here: a queued vertex's row, none for a delegated hub (every rank
+// expands its part through hub_list), a listed hub's part of its row on this rank.
+__device__ __forceinline__ std::int64_t item_degree(const View& d, const std::uint32_t* queue, std::int64_t nq,
+                                                    std::int64_t q) {
+  if (q < nq) {
+    const std::int64_t degree = queued_degree(d, queue, q);
+    return degree >= d.hub_degree ? 0 : degree;
+  }
+  const std::uint32_t k = d.hub_list[q - nq];
+  return d.hub_offsets[k + 1] - d.hub_offsets[k];
+}
+
 // The frontier's degrees and their exclusive scan for a queue whose length only the device
-// knows: a small frontier in one block; else each block sums its chunk of the queue (this
+// knows: a small frontier in one block; else each block sums its chunk of the items (this
 // kernel), then scans it after the sums of the blocks before it (driven_frontier_scan).
 __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_sums(View d, std::int64_t* degrees,
                                                                          std::int64_t* sums) {
   const LevelControl& c = *d.control;
-  const std::int64_t nq = c.queue_size;
-  if (nq <= kSmallFrontier) return;
+  const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  if (items <= kSmallFrontier) return;
   const std::uint32_t* queue = level_queue(d, c.level);
-  const Range chunk = block_range(nq, static_cast<int>(gridDim.x), static_cast<int>(blockIdx.x));
+  const Range chunk = block_range(items, static_cast<int>(gridDim.x), static_cast<int>(blockIdx.x));
   std::int64_t sum = 0;
   for (std::int64_t q = chunk.begin + threadIdx.x; q < chunk.begin + chunk.count; q += blockDim.x) {
-    degrees[q] = queued_degree(d, queue, q);
+    degrees[q] = item_degree(d, queue, nq, q);
     sum += degrees[q];
   }
   using Reduce = cub::BlockReduce<std::int64_t, kSmallScanThreads>;
@@ -914,13 +1038,13 @@ __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_scan(View d
                                                                          const std::int64_t* sums,
                                                                          std::int64_t* scan) {
   const LevelControl& c = *d.control;
-  const std::int64_t nq = c.queue_size;
-  if (nq <= kSmallFrontier) {
+  const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  if (items <= kSmallFrontier) {
     if (blockIdx.x == 0) {
       const std::uint32_t* queue = level_queue(d, c.level);
       const std::int64_t total =
-          block_scan_range(0, nq, 0, [&](std::int64_t q) { return queued_degree(d, queue, q); }, scan);
-      if (threadIdx.x == 0) scan[nq] = total;
+          block_scan_range(0, items, 0, [&](std::int64_t q) { return item_degree(d, queue, nq, q); }, scan);
+      if (threadIdx.x == 0) scan[items] = total;
     }
     return;
   }
@@ -932,17 +1056,17 @@ __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_scan(View d
   before = Reduce(temp).Sum(before);
   if (threadIdx.x == 0) carry = before;
   __syncthreads();
-  const Range chunk = block_range(nq, static_cast<int>(gridDim.x), static_cast<int>(blockIdx.x));
+  const Range chunk = block_range(items, static_cast<int>(gridDim.x), static_cast<int>(blockIdx.x));
   const std::int64_t end =
       block_scan_range(chunk.begin, chunk.begin + chunk.count, carry, [&](std::int64_t q) { return degrees[q]; }, scan);
-  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) scan[nq] = end;
+  if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) scan[items] = end;
 }
 
 template <bool kDistributed>
 __global__ void __launch_bounds__(kBlock) driven_top_down(View d, const std::int64_t* scan) {
   const LevelControl& c = *d.control;
-  top_down_tiles<kDistributed>(d, level_queue(d, c.level), scan, c.queue_size, level_queue(d, c.level + 1),
-                               static_cast<int>(c.level + 1));
+  top_down_tiles<kDistributed>(d, level_queue(d, c.level), scan, c.queue_size, frontier_hubs(d, c),
+                               level_queue(d, c.level + 1), static_cast<int>(c.level + 1));
 }
 
 // Unlike apply_shared (host-driven), the claims add to the row's found and edges from
@@ -992,7 +1116,8 @@ T* bytes_as(std::byte* p) {
 
 class CudaKernels final : public SearchKernels {
  public:
-  CudaKernels(const LocalGraph& g, std::int64_t eager) : g_(g), part_(g.partition), eager_(eager) {
+  CudaKernels(const LocalGraph& g, std::int64_t eager, const Delegates& delegates)
+      : g_(g), part_(g.partition), eager_(eager) {
     if (g.vertices() > (std::int64_t{1} << 32) - 1)
       throw InputError("the cuda BFS stores vertex ids in 32 bits: a graph of " + std::to_string(g.vertices()) +
                        " vertices needs the cpu backend");
@@ -1023,8 +1148,9 @@ class CudaKernels final : public SearchKernels {
     queue_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
     next_queue_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
     long_list_ = DeviceBuffer<std::uint32_t>(std::max<std::int64_t>(nl, 1));
-    degrees_ = DeviceBuffer<std::int64_t>(nl + 1);
-    scan_ = DeviceBuffer<std::int64_t>(nl + 1);
+    upload_delegates(delegates);
+    degrees_ = DeviceBuffer<std::int64_t>(nl + hubs_ + 1);  // the frontier's items: queue, then hubs
+    scan_ = DeviceBuffer<std::int64_t>(nl + hubs_ + 1);
     if (p > 1) {
       send_ = zeroed<uint2>(n + eager_);  // eager messages may carry unwritten slots: never uninitialised bytes
       recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(nl * (p - 1), 1));
@@ -1081,6 +1207,15 @@ class CudaKernels final : public SearchKernels {
     view_.control = control_.data();
     view_.queues[0] = queue_.data();
     view_.queues[1] = next_queue_.data();
+    view_.hub_degree = INT64_MAX;  // until use_peer_memory gives the hub bitmap a place
+    view_.hub_ids = hub_ids_.data();
+    view_.hub_rank_first = hub_rank_first_.data();
+    view_.hub_rank_word = hub_rank_word_.data();
+    view_.hub_offsets = hub_offsets_.data();
+    view_.hub_targets = hub_targets_.data();
+    view_.hub_words = nullptr;
+    view_.hub_word_count = hub_words_;
+    view_.hub_list = hub_list_.data();
     TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   }
 
@@ -1268,6 +1403,8 @@ class CudaKernels final : public SearchKernels {
     }
     l.frontier = at;
     at += aligned(static_cast<std::size_t>(global_words32_) * sizeof(std::uint32_t));
+    l.hubs = at;
+    at += aligned(static_cast<std::size_t>(hub_words_) * sizeof(ull));
     for (int r = 0; r < p; ++r) l.slot_pairs = std::max(l.slot_pairs, part_.range(r).count);
     l.receive = at;
     at += static_cast<std::size_t>(p - 1) * static_cast<std::size_t>(l.slot_pairs) * sizeof(uint2);
@@ -1288,6 +1425,10 @@ class CudaKernels final : public SearchKernels {
       dest_pairs_.upload(std::span<uint2* const>(dest.data(), dest.size()));
       frontier_words_ = reinterpret_cast<std::uint32_t*>(window_->local() + l.frontier);
       view_.frontier = frontier_words_;
+      if (hubs_ > 0) {  // delegates: device-driven searches expand the hubs' rows on every rank
+        view_.hub_words = reinterpret_cast<ull*>(window_->local() + l.hubs);
+        view_.hub_degree = hub_degree_;
+      }
       // What the transport's exchanges used.
       send_ = DeviceBuffer<uint2>();
       recv_ = DeviceBuffer<uint2>();
@@ -1301,7 +1442,7 @@ class CudaKernels final : public SearchKernels {
 
   void share(bool frontier) override {
     const int t = static_cast<int>(shares_++ & 1);
-    queue_share(t, frontier);
+    queue_share(t, frontier, false);
     shared_table_ = shared_table(t);
   }
 
@@ -1443,15 +1584,52 @@ class CudaKernels final : public SearchKernels {
 
   const ull* shared_table(int t) const { return reinterpret_cast<const ull*>(window_->local() + layout_.table[t]); }
 
-  // Queues a share of this rank's row (and, with `frontier`, its words of the frontier bitmap)
-  // into table t of every rank.
-  void queue_share(int t, bool frontier) {
+  // Queues a share of this rank's row (and, with `frontier`, its words of the frontier bitmap;
+  // with `hubs`, its words of the hub bitmap) into table t of every rank.
+  void queue_share(int t, bool frontier, bool hubs) {
     const Range words = block_range(part_.words(), part_.parts, g_.rank);
     const std::int64_t count = frontier ? words.count : 0;
-    const int blocks = static_cast<int>(std::clamp<std::int64_t>((count + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
+    HubShare h;
+    if (hubs && view_.hub_words) {
+      h.offset = layout_.hubs;
+      h.word_begin = hub_rank_word_host_[g_.rank];
+      h.count = my_hubs_;
+      h.ids = hub_ids_.data() + my_first_hub_;
+      h.begin = g_.begin;
+      h.visited = visited_.data();
+      h.level = level_.data();
+      h.level_now = reinterpret_cast<const long long*>(reinterpret_cast<const char*>(control_.data()) +
+                                                       offsetof(LevelControl, level));
+    }
+    const std::int64_t threads = std::max(count, h.count);
+    const int blocks = static_cast<int>(std::clamp<std::int64_t>((threads + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
     share_kernel<<<blocks, kBlock, 0, stream_>>>(window_->view(), view_.row, row_words_, layout_.table[t],
-                                                 layout_.frontier, words.begin, count, shares_on_device_.data());
+                                                 layout_.frontier, words.begin, count, h, shares_on_device_.data());
     TESSERA_CUDA_CHECK_LAUNCH();
+  }
+
+  // The delegated hubs on the device (none: empty buffers of one entry).
+  void upload_delegates(const Delegates& dl) {
+    hubs_ = dl.count();
+    hub_degree_ = dl.active() ? dl.threshold : INT64_MAX;
+    hub_words_ = dl.words();
+    std::vector<std::uint32_t> ids(dl.hubs.begin(), dl.hubs.end());
+    hub_rank_word_host_ = dl.active() ? dl.word_first : std::vector<std::int64_t>(part_.parts + 1, 0);
+    my_first_hub_ = dl.active() ? dl.first[g_.rank] : 0;
+    my_hubs_ = dl.active() ? dl.first[g_.rank + 1] - dl.first[g_.rank] : 0;
+    const std::vector<std::int64_t> first = dl.active() ? dl.first : std::vector<std::int64_t>(part_.parts + 1, 0);
+    const std::vector<std::int64_t> offsets = dl.active() ? dl.offsets : std::vector<std::int64_t>(1, 0);
+    const auto upload = [](auto& buffer, const auto& host) {
+      using T = typename std::decay_t<decltype(host)>::value_type;
+      buffer = std::decay_t<decltype(buffer)>(std::max<std::size_t>(host.size(), 1));
+      if (!host.empty()) buffer.upload(std::span<const T>(host.data(), host.size()));
+    };
+    upload(hub_ids_, ids);
+    upload(hub_rank_first_, first);
+    upload(hub_rank_word_, hub_rank_word_host_);
+    upload(hub_offsets_, offsets);
+    upload(hub_targets_, dl.targets);
+    hub_list_ = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(std::max<std::int64_t>(hubs_, 1)));
   }
 
   // ---- the graphs of a device-driven search --------------------------------------------
@@ -1476,7 +1654,7 @@ class CudaKernels final : public SearchKernels {
       driven_top_down<false><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
     TESSERA_CUDA_CHECK_LAUNCH();
     if (window_) {
-      queue_share(0, false);
+      queue_share(0, false, false);
       driven_apply_shared<<<sms_ * 8, kBlock, append_shared_bytes(1), stream_>>>(
           view_, reinterpret_cast<const uint2*>(window_->local() + layout_.receive), layout_.slot_pairs,
           shared_table(0), row_words_);
@@ -1490,7 +1668,7 @@ class CudaKernels final : public SearchKernels {
     TESSERA_CUDA_CHECK_LAUNCH();
     driven_queue_to_bitmap<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
     TESSERA_CUDA_CHECK_LAUNCH();
-    if (window_) queue_share(0, true);
+    if (window_) queue_share(0, true, false);
     driven_bottom_up<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
     TESSERA_CUDA_CHECK_LAUNCH();
     driven_bottom_up_long<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
@@ -1536,8 +1714,8 @@ class CudaKernels final : public SearchKernels {
     capture_into(p.conditional.phGraph_out[0], nullptr, [&] { queue_bottom_up_branch(); });
     capture_into(p.conditional.phGraph_out[1], nullptr, [&] { queue_top_down_branch(); });
     capture_into(g, &branches, [&] {
-      if (window_) queue_share(1, false);
-      conclude_level<<<1, 64, 0, stream_>>>(view_, window_ ? shared_table(1) : table_.data(), row_words_,
+      if (window_) queue_share(1, false, true);  // the level's last share carries the hubs it found
+      conclude_level<<<1, kConcludeThreads, 0, stream_>>>(view_, window_ ? shared_table(1) : table_.data(), row_words_,
                                            window_ ? window_->view().status : nullptr, loop, looping);
       TESSERA_CUDA_CHECK_LAUNCH();
     });
@@ -1666,13 +1844,19 @@ class CudaKernels final : public SearchKernels {
   int scan_blocks_ = 1;
   cudaGraphExec_t search_graph_ = nullptr, level_graph_ = nullptr;
   DeviceBuffer<unsigned char> cub_scratch_;
+  // Delegated hubs (delegates.hpp): their count, degree (INT64_MAX: none) and bitmap words.
+  std::int64_t hubs_ = 0, hub_degree_ = INT64_MAX, hub_words_ = 0, my_first_hub_ = 0, my_hubs_ = 0;
+  std::vector<std::int64_t> hub_rank_word_host_;
+  DeviceBuffer<std::uint32_t> hub_ids_, hub_targets_, hub_list_;
+  DeviceBuffer<std::int64_t> hub_rank_first_, hub_rank_word_, hub_offsets_;
   View view_{};
 };
 
 }  // namespace
 
-std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph, std::int64_t eager) {
-  return std::make_unique<CudaKernels>(graph, eager);
+std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph, std::int64_t eager,
+                                                 const Delegates& delegates) {
+  return std::make_unique<CudaKernels>(graph, eager, delegates);
 }
 
 }  // namespace tessera::bfs

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
+#include "solvers/bfs/delegates.hpp"
 #include "solvers/bfs/exchange.hpp"
 #include "solvers/bfs/reference.hpp"
 
@@ -53,10 +54,16 @@ BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const Local
                                  to_string(backend), ctx.size()));
   if ((backend == Backend::cuda) != (transport.memory() == Memory::device))
     throw std::logic_error("bfs: the transport's memory does not match the backend");
+  // Delegated hubs serve device-driven searches through peer memory only (kernels.hpp); they
+  // are built (collectively) before knowing whether peer memory will be possible.
+  Delegates delegates;
+  if (backend == Backend::cuda && ctx.size() > 1 && options.device_levels && runs_levels(options.algorithm) &&
+      options.exchange != ExchangeMode::transport)
+    delegates = build_delegates(ctx, graph, choose_hub_degree(ctx, graph, options.hub_degree));
   comm::agree(ctx, [&] {
     if (backend == Backend::cuda) {
 #if defined(TESSERA_HAVE_CUDA)
-      kernels_ = make_cuda_kernels(graph, eager_pairs(graph, options.eager_pairs));
+      kernels_ = make_cuda_kernels(graph, eager_pairs(graph, options.eager_pairs), delegates);
 #else
       throw InputError("this tessera was built without CUDA: use the cpu backend");
 #endif
@@ -66,6 +73,10 @@ BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const Local
   });
   choose_exchange();
   levels_on_device_ = options_.device_levels && runs_levels(options_.algorithm) && kernels_->can_drive_levels();
+  if (levels_on_device_ && kernels_->exchanges_itself()) {
+    delegated_hubs_ = delegates.count();
+    hub_degree_ = delegates.threshold;
+  }
 }
 
 void BfsEngine::choose_exchange() {

@@ -54,6 +54,9 @@ struct SearchOptions {
   ExchangeMode exchange = ExchangeMode::automatic;
   // Let the GPU run the level loop where it can; false: the host drives every level (to compare).
   bool device_levels = true;
+  // Delegated hubs (delegates.hpp) for device-driven searches through peer memory: vertices of
+  // at least this degree are expanded by every rank (-1: automatic, 0: none).
+  std::int64_t hub_degree = -1;
 };
 
 struct SearchResult {
@@ -98,6 +101,9 @@ class BfsEngine {
   // Whether the GPU runs the level loop (one graph per search) rather than the host.
   bool levels_on_device() const { return levels_on_device_; }
   Backend backend() const { return backend_; }
+  // The delegated hubs the searches expand on every rank (0: none), and their degree.
+  std::int64_t delegated_hubs() const { return delegated_hubs_; }
+  std::int64_t hub_degree() const { return hub_degree_; }
 
  private:
   // Peer memory or the transport, by options_.exchange (collective).
@@ -122,6 +128,7 @@ class BfsEngine {
   LevelProfile profile_;
   std::string exchange_reason_;
   bool levels_on_device_ = false;
+  std::int64_t delegated_hubs_ = 0, hub_degree_ = 0;
 };
 
 }  // namespace tessera::bfs

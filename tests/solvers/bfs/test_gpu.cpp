@@ -183,6 +183,47 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
   }
 }
 
+// Delegated hubs (delegates.hpp): with several GPUs exchanging through peer memory and the
+// GPU running the level loop, vertices of degree >= hub_degree are expanded by every rank over
+// its own part of their rows. Low degrees make most vertices hubs (1: every vertex with an
+// edge, so roots are hubs too), and every search of one engine must give the reference's
+// levels (a hub bit left from a level or a search before would show as a wrong level).
+TEST(BfsGpu, DelegatedHubsGiveTheReferenceLevels) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  const KroneckerSpec spec = kronecker(13);
+  std::vector<fixtures::TestGraph> graphs = {{"kronecker", spec.vertices(), kronecker_list(spec), {}}};
+  for (const auto& tg : fixtures::all_graphs()) graphs.push_back(tg);
+  for (const auto& tg : graphs) {
+    const LocalGraph whole = build_serial_graph(tg.n, tg.edges);
+    const LocalGraph g = build_graph(ctx, VectorEdgeSource(tg.n, fixtures::my_block(tg.edges, ctx.rank(), ctx.size())));
+    std::vector<std::int64_t> roots = tg.roots;
+    if (roots.empty()) roots = sample_roots(ctx, g, 4, 17);
+    for (const std::int64_t hub_degree : {1, 3, 48})
+      for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing}) {
+        SearchOptions o{alg, {}};
+        o.hub_degree = hub_degree;
+        Engines e(g, o);
+        const bool delegating = ctx.size() > 1 && e.cuda.exchanges_on_device() && e.cuda.levels_on_device();
+        if (!delegating) {
+          EXPECT_EQ(e.cuda.delegated_hubs(), 0) << tg.name;
+        } else if (hub_degree == 1) {
+          EXPECT_GT(e.cuda.delegated_hubs(), 0) << tg.name;  // every graph has edges
+        }
+        if (e.cuda.delegated_hubs() > 0) {
+          EXPECT_EQ(e.cuda.hub_degree(), hub_degree);
+        }
+        for (int repeat = 0; repeat < 2; ++repeat)
+          for (std::int64_t root : roots) {
+            SCOPED_TRACE(tg.name + " hub degree " + std::to_string(hub_degree) + " (" +
+                         std::to_string(e.cuda.delegated_hubs()) + " hubs) " + std::string(to_string(alg)) +
+                         " root " + std::to_string(root) + " repeat " + std::to_string(repeat));
+            compare_search(e, whole, root);
+          }
+      }
+  }
+}
+
 TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
