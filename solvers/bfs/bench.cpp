@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <optional>
 #include <string>
@@ -121,11 +122,13 @@ std::vector<ExchangeMode> exchanges_from_env() {
   return out;
 }
 
-// The hub degrees to measure (SearchOptions::hub_degree): automatic (-1), or one run per
-// TESSERA_BENCH_BFS_HUBS item: "auto", 0 (no delegates) or a degree.
+constexpr std::int64_t kDefaultHubs = INT64_MIN;  // the row of SearchOptions' default
+
+// The hub degrees to measure (SearchOptions::hub_degree): the default (none), or one run per
+// TESSERA_BENCH_BFS_HUBS item: "auto" (-1), 0 (no delegates) or a degree.
 std::vector<std::int64_t> hub_degrees_from_env() {
   const auto items = env_list("TESSERA_BENCH_BFS_HUBS");
-  if (!items || items->empty()) return {-1};
+  if (!items || items->empty()) return {kDefaultHubs};
   std::vector<std::int64_t> out;
   for (const std::string& item : *items) {
     if (item == "auto") {
@@ -234,8 +237,10 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
                          (exchange == ExchangeMode::automatic ? std::string()
                                                               : fmt::format(" exchange={}", to_string(exchange))) +
                          (loop ? fmt::format(" loop={}", *loop ? "device" : "host") : std::string()) +
-                         (hubs < 0 ? std::string() : fmt::format(" hubs={}", hubs)),
-                     SearchOptions{alg, policy, eager, exchange, loop.value_or(true), hubs}});
+                         (hubs == kDefaultHubs ? std::string()
+                                               : hubs < 0 ? std::string(" hubs=auto") : fmt::format(" hubs={}", hubs)),
+                     SearchOptions{alg, policy, eager, exchange, loop.value_or(true),
+                                   hubs == kDefaultHubs ? SearchOptions{}.hub_degree : hubs}});
     }
     for (const auto& [alg, label, options] : runs) {
       BfsEngine engine(ctx, *transport.transport, g, backend, options);

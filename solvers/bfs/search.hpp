@@ -55,8 +55,9 @@ struct SearchOptions {
   // Let the GPU run the level loop where it can; false: the host drives every level (to compare).
   bool device_levels = true;
   // Delegated hubs (delegates.hpp) for device-driven searches through peer memory: vertices of
-  // at least this degree are expanded by every rank (-1: automatic, 0: none).
-  std::int64_t hub_degree = -1;
+  // at least this degree are expanded by every rank (-1: automatic, 0: none). Off by default:
+  // on NVLink at Kronecker scale 26 they balance the hub levels but cost as much per level.
+  std::int64_t hub_degree = 0;
 };
 
 struct SearchResult {

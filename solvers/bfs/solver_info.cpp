@@ -25,8 +25,8 @@ deck::Schema schema() {
       .integer("hub_degree", "cuda, several GPUs exchanging through peer memory: vertices of at least this degree "
                              "(hubs) are expanded top-down by every GPU, each over the hub's edges to its own "
                              "vertices, which balances the levels of hubs (-1: the lowest power of two >= 256 with "
-                             "at most 131072 hubs; 0: none)")
-      .min(-1).default_value(-1)
+                             "at most 131072 hubs; 0: none, the default)")
+      .min(-1).default_value(0)
       .integer_array("roots", "the roots to search from (0-based vertex ids), one step each").min(0).optional()
       .boolean("graph500", "Graph500 mode: root_count random roots of degree >= 1, every search validated, TEPS "
                            "statistics")
