@@ -9,6 +9,7 @@
 
 #include "core/partition.hpp"
 #include "solvers/bfs/edge.hpp"
+#include "solvers/bfs/edge_source.hpp"
 #include "tests/support/mpi_test.hpp"
 
 namespace tessera::bfs::fixtures {
@@ -73,6 +74,14 @@ inline TestGraph disconnected_graph() {
 
 inline std::vector<TestGraph> all_graphs() {
   return {random_graph(300, 900, 5), path_graph(130), star_graph(97), grid_graph(17, 11), disconnected_graph()};
+}
+
+// A Kronecker graph's whole edge list (every rank generates all of it).
+inline std::vector<Edge> kronecker_edges(const KroneckerSpec& spec) {
+  const KroneckerEdgeSource all(spec, 0, 1);
+  std::vector<Edge> edges(static_cast<std::size_t>(all.local_edges()));
+  all.fill(0, edges);
+  return edges;
 }
 
 // This rank's block of a whole edge list.

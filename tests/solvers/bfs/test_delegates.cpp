@@ -12,6 +12,7 @@
 #include "solvers/bfs/delegates.hpp"
 #include "solvers/bfs/edge_source.hpp"
 #include "solvers/bfs/graph.hpp"
+#include "tests/solvers/bfs/graphs.hpp"
 #include "tests/support/mpi_test.hpp"
 
 using namespace tessera;
@@ -19,13 +20,6 @@ using namespace tessera::bfs;
 using tessera::test::context;
 
 namespace {
-
-std::vector<Edge> kronecker_list(const KroneckerSpec& spec) {
-  const KroneckerEdgeSource all(spec, 0, 1);
-  std::vector<Edge> edges(static_cast<std::size_t>(all.local_edges()));
-  all.fill(0, edges);
-  return edges;
-}
 
 KroneckerSpec spec_of(int scale) {
   KroneckerSpec spec;
@@ -38,7 +32,7 @@ KroneckerSpec spec_of(int scale) {
 TEST(BfsDelegates, HubRowsArePartitionedByTheOwnersOfTheirNeighbours) {
   auto& ctx = context();
   const KroneckerSpec spec = spec_of(11);
-  const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
+  const LocalGraph whole = build_serial_graph(spec.vertices(), fixtures::kronecker_edges(spec));
   const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
   for (const std::int64_t threshold : {1, 7, 40}) {
     SCOPED_TRACE("threshold " + std::to_string(threshold));

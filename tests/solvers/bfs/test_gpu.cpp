@@ -76,13 +76,6 @@ LocalGraph my_part(const KroneckerSpec& spec) {
   return build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()));
 }
 
-std::vector<Edge> kronecker_list(const KroneckerSpec& spec) {
-  const KroneckerEdgeSource all(spec, 0, 1);
-  std::vector<Edge> edges(static_cast<std::size_t>(all.local_edges()));
-  all.fill(0, edges);
-  return edges;
-}
-
 }  // namespace
 
 TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
@@ -90,7 +83,7 @@ TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
   auto& ctx = context();
   for (int scale : {10, 13, 16}) {
     const KroneckerSpec spec = kronecker(scale);
-    const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
+    const LocalGraph whole = build_serial_graph(spec.vertices(), fixtures::kronecker_edges(spec));
     const LocalGraph g = my_part(spec);
     const auto roots = sample_roots(ctx, g, 3, 9);
     // With 2 GPUs: the default exchange (peer memory where possible), and the transport,
@@ -152,7 +145,7 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
   auto& ctx = context();
   const KroneckerSpec spec = kronecker(11);
   // A path keeps one rank's frontier empty for most levels while it still receives pairs.
-  const std::vector<fixtures::TestGraph> graphs = {{"kronecker", spec.vertices(), kronecker_list(spec), {}},
+  const std::vector<fixtures::TestGraph> graphs = {{"kronecker", spec.vertices(), fixtures::kronecker_edges(spec), {}},
                                                    fixtures::path_graph(300)};
   for (const auto& tg : graphs) {
     const std::string& name = tg.name;
@@ -192,7 +185,7 @@ TEST(BfsGpu, DelegatedHubsGiveTheReferenceLevels) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   const KroneckerSpec spec = kronecker(13);
-  std::vector<fixtures::TestGraph> graphs = {{"kronecker", spec.vertices(), kronecker_list(spec), {}}};
+  std::vector<fixtures::TestGraph> graphs = {{"kronecker", spec.vertices(), fixtures::kronecker_edges(spec), {}}};
   for (const auto& tg : fixtures::all_graphs()) graphs.push_back(tg);
   for (const auto& tg : graphs) {
     const LocalGraph whole = build_serial_graph(tg.n, tg.edges);
@@ -228,7 +221,7 @@ TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   const KroneckerSpec spec = kronecker(12);
-  const LocalGraph whole = build_serial_graph(spec.vertices(), kronecker_list(spec));
+  const LocalGraph whole = build_serial_graph(spec.vertices(), fixtures::kronecker_edges(spec));
   const LocalGraph g = my_part(spec);
   const std::int64_t root = sample_roots(ctx, g, 1, 3).front();
   const BfsTree good = serial_bfs(whole, root);

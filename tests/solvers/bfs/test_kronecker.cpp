@@ -12,29 +12,21 @@
 #include "solvers/bfs/edge_source.hpp"
 #include "solvers/bfs/graph.hpp"
 #include "solvers/bfs/random.hpp"
+#include "tests/solvers/bfs/graphs.hpp"
 #include "tests/support/mpi_test.hpp"
 
 using namespace tessera;
 using namespace tessera::bfs;
 using tessera::test::context;
 
-namespace {
-
-std::vector<Edge> whole_list(const KroneckerSpec& spec) {
-  const KroneckerEdgeSource all(spec, 0, 1);
-  std::vector<Edge> edges(static_cast<std::size_t>(all.local_edges()));
-  all.fill(0, edges);
-  return edges;
-}
-
-}  // namespace
+using fixtures::kronecker_edges;
 
 TEST(Kronecker, SlicesAreTheSameForAnyRankCount) {
   auto& ctx = context();
   KroneckerSpec spec;
   spec.scale = 10;
   spec.edgefactor = 7;  // not a power of two: the edge-order permutation cycle-walks
-  const auto whole = whole_list(spec);
+  const auto whole = kronecker_edges(spec);
   const KroneckerEdgeSource mine(spec, ctx.rank(), ctx.size());
   std::vector<Edge> slice(static_cast<std::size_t>(mine.local_edges()));
   mine.fill(0, slice);
@@ -75,7 +67,7 @@ TEST(Kronecker, DistributedCsrEqualsTheSerialOne) {
   auto& ctx = context();
   KroneckerSpec spec;
   spec.scale = 9;
-  const auto whole = whole_list(spec);
+  const auto whole = kronecker_edges(spec);
   const LocalGraph serial = build_serial_graph(spec.vertices(), whole);
   const LocalGraph g = build_graph(ctx, KroneckerEdgeSource(spec, ctx.rank(), ctx.size()), 1000);
   EXPECT_EQ(g.input_edges, spec.edges());
@@ -123,7 +115,7 @@ TEST(Kronecker, PermutationsAreBijections) {
 TEST(Kronecker, DegreesAreSkewedAndTheListIsPinned) {
   KroneckerSpec spec;
   spec.scale = 12;
-  const auto edges = whole_list(spec);
+  const auto edges = kronecker_edges(spec);
   std::vector<std::int64_t> degree(static_cast<std::size_t>(spec.vertices()), 0);
   std::uint64_t hash = 0;
   std::int64_t loops = 0;
@@ -145,7 +137,7 @@ TEST(Kronecker, DegreesAreSkewedAndTheListIsPinned) {
   // Another seed gives another graph.
   KroneckerSpec other = spec;
   other.seed = 2;
-  const auto edges2 = whole_list(other);
+  const auto edges2 = kronecker_edges(other);
   int equal = 0;
   for (std::size_t i = 0; i < 1000; ++i) equal += edges[i].u == edges2[i].u && edges[i].v == edges2[i].v;
   EXPECT_LT(equal, 10);
