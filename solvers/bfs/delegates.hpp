@@ -36,7 +36,6 @@ struct Delegates {
   std::vector<std::uint32_t> targets;
 
   std::int64_t count() const { return static_cast<std::int64_t>(hubs.size()); }
-  std::int64_t words() const { return word_first.empty() ? 0 : word_first.back(); }
   bool active() const { return !hubs.empty(); }
 };
 

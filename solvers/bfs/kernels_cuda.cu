@@ -109,8 +109,7 @@ struct View {
   const std::int64_t* hub_rank_word;   // ranks + 1
   const std::int64_t* hub_offsets;     // this rank's part of hub k's row: hub_targets[hub_offsets[k], [k + 1])
   const std::uint32_t* hub_targets;    // local ids
-  ull* hub_words;                      // the hub bitmap (global words)
-  std::int64_t hub_word_count;
+  ull* hub_words;                      // the hub bitmap (global words: hub_rank_word[parts])
   std::uint32_t* hub_list;             // the frontier's hubs (indices), conclude_level's list
 };
 
@@ -876,9 +875,10 @@ __device__ __forceinline__ void list_frontier_hubs(const View& d, LevelControl& 
   using Scan = cub::BlockScan<unsigned, kConcludeThreads>;
   __shared__ typename Scan::TempStorage temp;
   unsigned listed = 0;
-  for (std::int64_t first = 0; first < d.hub_word_count; first += kConcludeThreads) {  // uniform
+  const std::int64_t words = d.hub_rank_word[d.parts];
+  for (std::int64_t first = 0; first < words; first += kConcludeThreads) {  // uniform
     const std::int64_t i = first + threadIdx.x;
-    const ull w = i < d.hub_word_count ? d.hub_words[i] : 0ull;
+    const ull w = i < words ? d.hub_words[i] : 0ull;
     unsigned at = 0, total = 0;
     Scan(temp).ExclusiveSum(static_cast<unsigned>(__popcll(w)), at, total);
     if (w) {
@@ -1214,7 +1214,6 @@ class CudaKernels final : public SearchKernels {
     view_.hub_offsets = hub_offsets_.data();
     view_.hub_targets = hub_targets_.data();
     view_.hub_words = nullptr;
-    view_.hub_word_count = hub_words_;
     view_.hub_list = hub_list_.data();
     TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
   }
@@ -1404,7 +1403,7 @@ class CudaKernels final : public SearchKernels {
     l.frontier = at;
     at += aligned(static_cast<std::size_t>(global_words32_) * sizeof(std::uint32_t));
     l.hubs = at;
-    at += aligned(static_cast<std::size_t>(hub_words_) * sizeof(ull));
+    at += aligned(static_cast<std::size_t>(hub_rank_word_host_.back()) * sizeof(ull));
     for (int r = 0; r < p; ++r) l.slot_pairs = std::max(l.slot_pairs, part_.range(r).count);
     l.receive = at;
     at += static_cast<std::size_t>(p - 1) * static_cast<std::size_t>(l.slot_pairs) * sizeof(uint2);
@@ -1612,7 +1611,6 @@ class CudaKernels final : public SearchKernels {
   void upload_delegates(const Delegates& dl) {
     hubs_ = dl.count();
     hub_degree_ = dl.active() ? dl.threshold : INT64_MAX;
-    hub_words_ = dl.words();
     std::vector<std::uint32_t> ids(dl.hubs.begin(), dl.hubs.end());
     hub_rank_word_host_ = dl.active() ? dl.word_first : std::vector<std::int64_t>(part_.parts + 1, 0);
     my_first_hub_ = dl.active() ? dl.first[g_.rank] : 0;
@@ -1844,8 +1842,9 @@ class CudaKernels final : public SearchKernels {
   int scan_blocks_ = 1;
   cudaGraphExec_t search_graph_ = nullptr, level_graph_ = nullptr;
   DeviceBuffer<unsigned char> cub_scratch_;
-  // Delegated hubs (delegates.hpp): their count, degree (INT64_MAX: none) and bitmap words.
-  std::int64_t hubs_ = 0, hub_degree_ = INT64_MAX, hub_words_ = 0, my_first_hub_ = 0, my_hubs_ = 0;
+  // Delegated hubs (delegates.hpp): their count, degree (INT64_MAX: none), this rank's, and
+  // each rank's first word of the hub bitmap (ranks + 1: the last is its size).
+  std::int64_t hubs_ = 0, hub_degree_ = INT64_MAX, my_first_hub_ = 0, my_hubs_ = 0;
   std::vector<std::int64_t> hub_rank_word_host_;
   DeviceBuffer<std::uint32_t> hub_ids_, hub_targets_, hub_list_;
   DeviceBuffer<std::int64_t> hub_rank_first_, hub_rank_word_, hub_offsets_;

@@ -64,6 +64,16 @@ void compare_search(Engines& e, const LocalGraph& whole, std::int64_t root) {
   EXPECT_EQ(rc.depth, rh.depth);
 }
 
+// Every root twice with one engine (a search must not depend on what the one before left).
+void compare_searches_twice(Engines& e, const LocalGraph& whole, const std::vector<std::int64_t>& roots,
+                            const std::string& label) {
+  for (int repeat = 0; repeat < 2; ++repeat)
+    for (std::int64_t root : roots) {
+      SCOPED_TRACE(label + " root " + std::to_string(root) + " repeat " + std::to_string(repeat));
+      compare_search(e, whole, root);
+    }
+}
+
 KroneckerSpec kronecker(int scale) {
   KroneckerSpec spec;
   spec.scale = scale;
@@ -166,12 +176,8 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
     for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing})
       for (bool device_levels : {true, false}) {
         Engines e(g, SearchOptions{alg, {}, -1, ExchangeMode::automatic, device_levels});
-        for (int repeat = 0; repeat < 2; ++repeat)
-          for (std::int64_t root : roots) {
-            SCOPED_TRACE(name + " " + std::string(to_string(alg)) + (device_levels ? " device" : " host") +
-                         " loop, root " + std::to_string(root) + " repeat " + std::to_string(repeat));
-            compare_search(e, whole, root);
-          }
+        compare_searches_twice(e, whole, roots,
+                               name + " " + std::string(to_string(alg)) + (device_levels ? " device" : " host") + " loop,");
       }
   }
 }
@@ -206,13 +212,9 @@ TEST(BfsGpu, DelegatedHubsGiveTheReferenceLevels) {
         if (e.cuda.delegated_hubs() > 0) {
           EXPECT_EQ(e.cuda.hub_degree(), hub_degree);
         }
-        for (int repeat = 0; repeat < 2; ++repeat)
-          for (std::int64_t root : roots) {
-            SCOPED_TRACE(tg.name + " hub degree " + std::to_string(hub_degree) + " (" +
-                         std::to_string(e.cuda.delegated_hubs()) + " hubs) " + std::string(to_string(alg)) +
-                         " root " + std::to_string(root) + " repeat " + std::to_string(repeat));
-            compare_search(e, whole, root);
-          }
+        compare_searches_twice(e, whole, roots,
+                               tg.name + " hub degree " + std::to_string(hub_degree) + " (" +
+                                   std::to_string(e.cuda.delegated_hubs()) + " hubs) " + std::string(to_string(alg)));
       }
   }
 }
