@@ -45,12 +45,17 @@ __device__ __forceinline__ bool last_block_done(const PeerView& v) {
 }
 
 // One thread: tells every other rank that this rank's stores up to here are done (sequence
-// number `seq`), then waits until every other rank has said the same. A wait longer than
-// PeerWindow::kWaitTimeoutSeconds gives up and sets *v.status to 1 + the silent rank.
-__device__ __forceinline__ void signal_and_wait(const PeerView& v, unsigned long long seq) {
+// number `seq`). The fence makes them visible first: it lasts until the stores of this and
+// earlier kernels to other GPUs have landed.
+__device__ __forceinline__ void signal(const PeerView& v, unsigned long long seq) {
   __threadfence_system();
   for (int r = 0; r < v.ranks; ++r)
     if (r != v.me) store_release(v.flags[r] + v.me, seq);
+}
+
+// One thread: waits until every other rank has signalled `seq`. A wait longer than
+// PeerWindow::kWaitTimeoutSeconds gives up and sets *v.status to 1 + the silent rank.
+__device__ __forceinline__ void wait(const PeerView& v, unsigned long long seq) {
   const unsigned long long start = global_nanoseconds();
   const auto limit = static_cast<unsigned long long>(PeerWindow::kWaitTimeoutSeconds * 1e9);
   for (int r = 0; r < v.ranks; ++r) {
@@ -62,6 +67,11 @@ __device__ __forceinline__ void signal_and_wait(const PeerView& v, unsigned long
       }
     }
   }
+}
+
+__device__ __forceinline__ void signal_and_wait(const PeerView& v, unsigned long long seq) {
+  signal(v, seq);
+  wait(v, seq);
 }
 
 }  // namespace tessera::comm::peer

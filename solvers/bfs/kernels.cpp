@@ -14,7 +14,7 @@ void SearchKernels::apply_shared(int, std::int64_t) { throw std::logic_error("bf
 void SearchKernels::begin_levels(std::int64_t, std::int64_t, Algorithm, const DirectionPolicy&) {
   throw std::logic_error("bfs: begin_levels() on kernels that cannot drive the levels");
 }
-void SearchKernels::queue_levels(bool) { throw std::logic_error("bfs: queue_levels() on kernels that cannot drive the levels"); }
+void SearchKernels::queue_levels() { throw std::logic_error("bfs: queue_levels() on kernels that cannot drive the levels"); }
 LevelState SearchKernels::level_state() { throw std::logic_error("bfs: level_state() on kernels that cannot drive the levels"); }
 
 }  // namespace tessera::bfs

@@ -33,6 +33,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "comm/context.hpp"
 #include "core/stream.hpp"
@@ -57,9 +58,19 @@ struct LevelState {
   bool done = false;
   int level = 0;  // the next level to run; once done, the last one run (the search's depth)
   int top_down_levels = 0, bottom_up_levels = 0;
-  // The level concluded last: its direction and the frontier it expanded.
-  bool last_bottom_up = false;
-  std::int64_t last_vertices = 0, last_edges = 0;
+};
+
+// A device-driven level's time by its GPU's clock (the profile of such searches), in ms.
+struct LevelClock {
+  int level = 0;
+  bool bottom_up = false;
+  std::int64_t vertices = 0, edges = 0;  // the frontier it expanded
+  double steps = 0;        // the rank's own kernels
+  double shares[2] = {};   // its first and last share: moving rows and words, waiting for the other ranks
+  double waits[2] = {};    // of which waiting for the other ranks' signals (after its own)
+  double conclude = 0;     // the decision on the GPU (conclude_level)
+  double gap = 0;          // since the previous level's end: the graph's loop
+  double start = 0;        // the level's start on the GPU's global clock (ms; GPUs of a node roughly agree)
 };
 
 // The five Graph500 checks, in the order of the specification.
@@ -176,10 +187,12 @@ class SearchKernels {
   // state (root_degree: the root's degree, known to every rank).
   virtual void begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
                             const DirectionPolicy& policy);
-  // Queues the rest of the search (levels after its end do nothing), or its next level only.
-  virtual void queue_levels(bool one_level);
+  // Queues the rest of the search.
+  virtual void queue_levels();
   // Waits for the levels queued so far; throws if a share's wait timed out.
   virtual LevelState level_state();
+  // After level_state() at the end of a search: its levels' times (the first 64).
+  virtual std::vector<LevelClock> level_clocks() { return {}; }
 };
 
 // `eager`: pairs per rank sent with the level counts (0 with one rank).

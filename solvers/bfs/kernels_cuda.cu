@@ -99,6 +99,7 @@ struct View {
   // Device-driven searches only (else null): the loop's state, and the two queues that are the
   // frontier of even and odd levels (kernels pick them by the level in the state).
   struct LevelControl* control;
+  struct LevelStamp* stamps;  // kStampedLevels entries: the levels' clock readings (level_profile.hpp)
   std::uint32_t* queues[2];
   // Delegated hubs (delegates.hpp), used by device-driven searches through peer memory; else
   // hub_words is null and hub_degree INT64_MAX. Hub k's bit is bit k - rank_first[r] of rank
@@ -457,6 +458,28 @@ struct SharedLayout {
   std::int64_t slot_pairs;
 };
 
+// A device-driven level's readings of the GPU's global clock (ns), for the profile: taken by the
+// kernels that pass the points, so the search runs as it does unprofiled. A share is read when
+// its first block starts (the steps before it have finished), once it has signalled (its
+// stores have landed) and after the wait for the other ranks.
+constexpr int kStampedLevels = 64;  // deeper levels are not stamped
+struct LevelStamp {
+  ull start, share_in[2], share_signalled[2], share_out[2], conclude_in, end;
+  long long vertices, edges;
+  int bottom_up;
+};
+
+// Where a share kernel stamps its readings: levels[*level].share_*[which] (stamps null: nowhere).
+struct ShareStamps {
+  LevelStamp* stamps = nullptr;
+  const long long* level = nullptr;  // LevelControl::level
+  int which = 0;                     // the level's first share (0) or its last (1)
+
+  __device__ __forceinline__ LevelStamp* at() const {
+    return stamps && *level < kStampedLevels ? stamps + *level : nullptr;
+  }
+};
+
 // Which of this rank's hubs the level reached (share_kernel writes them as its words of the hub
 // bitmap): visited in this search and at level `*level_now + 1` (the level arrays keep the
 // last search's entries until the end of this one, so the level alone would not do).
@@ -484,7 +507,9 @@ struct HubShare {
 __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const ull* row, int row_words,
                                                        std::size_t table, std::size_t frontier,
                                                        std::int64_t word_begin, std::int64_t word_count,
-                                                       HubShare hubs, ull* shares) {
+                                                       HubShare hubs, ull* shares, ShareStamps stamps) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    if (LevelStamp* s = stamps.at()) s->share_in[stamps.which] = comm::peer::global_nanoseconds();
   if (blockIdx.x == 0)
     for (int r = 0; r < pv.ranks; ++r) {
       ull* to = reinterpret_cast<ull*>(pv.base[r] + table) + static_cast<std::int64_t>(pv.me) * row_words;
@@ -513,8 +538,13 @@ __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const 
     }
   }
   if (comm::peer::last_block_done(pv)) {
-    comm::peer::signal_and_wait(pv, ++*shares);
+    LevelStamp* stamp = stamps.at();
+    const ull sequence = ++*shares;
+    comm::peer::signal(pv, sequence);
+    if (stamp) stamp->share_signalled[stamps.which] = comm::peer::global_nanoseconds();
+    comm::peer::wait(pv, sequence);
     reinterpret_cast<ull*>(pv.base[pv.me] + table)[static_cast<std::int64_t>(pv.ranks) * row_words] = *pv.status;
+    if (stamp) stamp->share_out[stamps.which] = comm::peer::global_nanoseconds();
   }
 }
 
@@ -849,8 +879,6 @@ struct LevelControl {
   long long frontier_vertices, frontier_edges, previous_vertices, unexplored_edges;
   long long queue_size;         // this rank's frontier vertices
   long long top_down_levels, bottom_up_levels;
-  int last_bottom_up;           // the level concluded last: direction, frontier
-  long long last_vertices, last_edges;
   ull status;                   // nonzero: a share's wait timed out (1 + the silent rank), or kRunaway
   long long hub_count;          // delegated hubs in the frontier (View::hub_list)
 };
@@ -913,8 +941,6 @@ __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root
     c.unexplored_edges = directed_edges - root_degree;
     c.queue_size = mine ? 1 : 0;
     c.top_down_levels = c.bottom_up_levels = 0;
-    c.last_bottom_up = 0;
-    c.last_vertices = c.last_edges = 0;
     c.status = 0;
     c.hub_count = 0;
     if (d.hub_words) {  // a hub root is expanded through the delegates, like any hub
@@ -933,26 +959,36 @@ __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root
 }
 
 // The level's branch: the if node runs its first body (bottom-up) on a nonzero value.
+// Starts the level's clock readings.
 __global__ void route_level(View d, cudaGraphConditionalHandle branch) {
-  cudaGraphSetConditional(branch, d.control->bottom_up ? 1u : 0u);
+  const LevelControl& c = *d.control;
+  cudaGraphSetConditional(branch, c.bottom_up ? 1u : 0u);
+  if (c.level < kStampedLevels) {
+    LevelStamp& s = d.stamps[c.level];
+    s = LevelStamp{};
+    s.start = comm::peer::global_nanoseconds();
+    s.vertices = c.frontier_vertices;
+    s.edges = c.frontier_edges;
+    s.bottom_up = c.bottom_up;
+  }
 }
 
 // The level's totals from the table (every rank's row, after the level's last share; on one
 // rank, its own table): this rank's next frontier, the end of the search or the next level and
-// its direction. Then the next level's row and counters start from zero. In the search graph,
-// the while node's condition: go on unless done.
+// its direction. Then the next level's row and counters start from zero. It sets the while node's
+// condition: go on unless done.
 __global__ void conclude_level(View d, const ull* table, int row_words, const ull* wait_status,
-                               cudaGraphConditionalHandle loop, bool looping) {
+                               cudaGraphConditionalHandle loop) {
   LevelControl& c = *d.control;
+  LevelStamp* stamp = nullptr;  // thread 0's
   if (threadIdx.x == 0) {
+    stamp = c.level < kStampedLevels ? d.stamps + c.level : nullptr;
+    if (stamp) stamp->conclude_in = comm::peer::global_nanoseconds();
     long long found = 0, edges = 0;
     for (int r = 0; r < d.parts; ++r) {
       found += static_cast<long long>(table[static_cast<std::int64_t>(r) * row_words + kRowFound]);
       edges += static_cast<long long>(table[static_cast<std::int64_t>(r) * row_words + kRowEdges]);
     }
-    c.last_bottom_up = c.bottom_up;
-    c.last_vertices = c.frontier_vertices;
-    c.last_edges = c.frontier_edges;
     if (c.bottom_up) {
       ++c.bottom_up_levels;
       c.queue_size = static_cast<long long>(table[static_cast<std::int64_t>(d.me) * row_words + kRowFound]);
@@ -980,11 +1016,12 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
         c.bottom_up = next_bottom_up(c.bottom_up, c.frontier_vertices, c.previous_vertices, c.frontier_edges,
                                      c.unexplored_edges, static_cast<double>(d.n), c.alpha, c.beta);
     }
-    if (looping) cudaGraphSetConditional(loop, c.done ? 0u : 1u);
+    cudaGraphSetConditional(loop, c.done ? 0u : 1u);
   }
   __syncthreads();  // on one rank the table holds the row cleared here
   if (d.hub_words && !c.done && !c.bottom_up) list_frontier_hubs(d, c);  // the hubs the level reached
   clear_row_and_counters(d, row_words);
+  if (stamp) stamp->end = comm::peer::global_nanoseconds();
 }
 
 __device__ __forceinline__ std::uint32_t* level_queue(const View& d, long long level) { return d.queues[level & 1]; }
@@ -1175,6 +1212,7 @@ class CudaKernels final : public SearchKernels {
     host_counters_ = PinnedBuffer<Counters>(1);
     shares_on_device_ = zeroed<ull>(1);
     control_ = DeviceBuffer<LevelControl>(1);
+    stamps_ = zeroed<LevelStamp>(kStampedLevels);
     host_control_ = PinnedBuffer<LevelControl>(1);
     scan_blocks_ = 2 * sms_;
     chunk_sums_ = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(scan_blocks_));
@@ -1205,6 +1243,7 @@ class CudaKernels final : public SearchKernels {
     view_.row = table_.data() + static_cast<std::int64_t>(row_words_) * g.rank;
     view_.counters = counters_.data();
     view_.control = control_.data();
+    view_.stamps = stamps_.data();
     view_.queues[0] = queue_.data();
     view_.queues[1] = next_queue_.data();
     view_.hub_degree = INT64_MAX;  // until use_peer_memory gives the hub bitmap a place
@@ -1221,8 +1260,7 @@ class CudaKernels final : public SearchKernels {
   ~CudaKernels() override {
     for (cudaEvent_t e : table_copied_)
       if (e) (void)cudaEventDestroy(e);
-    for (cudaGraphExec_t g : {search_graph_, level_graph_})
-      if (g) (void)cudaGraphExecDestroy(g);
+    if (search_graph_) (void)cudaGraphExecDestroy(search_graph_);
   }
   CudaKernels(const CudaKernels&) = delete;
   CudaKernels& operator=(const CudaKernels&) = delete;
@@ -1441,7 +1479,7 @@ class CudaKernels final : public SearchKernels {
 
   void share(bool frontier) override {
     const int t = static_cast<int>(shares_++ & 1);
-    queue_share(t, frontier, false);
+    queue_share(t, frontier, false, false);
     shared_table_ = shared_table(t);
   }
 
@@ -1460,15 +1498,13 @@ class CudaKernels final : public SearchKernels {
 
   void begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
                     const DirectionPolicy& policy) override {
-    if (!search_graph_) make_graphs();
+    if (!search_graph_) make_graph();
     begin_levels_kernel<<<1, 64, 0, stream_>>>(view_, root, root_degree, g_.directed_edges, static_cast<int>(algorithm),
                                                policy.alpha, policy.beta, row_words_);
     TESSERA_CUDA_CHECK_LAUNCH();
   }
 
-  void queue_levels(bool one_level) override {
-    TESSERA_CUDA_CHECK(cudaGraphLaunch(one_level ? level_graph_ : search_graph_, stream_));
-  }
+  void queue_levels() override { TESSERA_CUDA_CHECK(cudaGraphLaunch(search_graph_, stream_)); }
 
   LevelState level_state() override {
     TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), control_.data(), sizeof(LevelControl),
@@ -1482,10 +1518,33 @@ class CudaKernels final : public SearchKernels {
     s.level = static_cast<int>(c.level);
     s.top_down_levels = static_cast<int>(c.top_down_levels);
     s.bottom_up_levels = static_cast<int>(c.bottom_up_levels);
-    s.last_bottom_up = c.last_bottom_up != 0;
-    s.last_vertices = c.last_vertices;
-    s.last_edges = c.last_edges;
     return s;
+  }
+
+  std::vector<LevelClock> level_clocks() override {
+    const auto levels = static_cast<std::size_t>(std::min<long long>(host_control_.data()->level + 1, kStampedLevels));
+    std::vector<LevelStamp> stamps(levels);
+    copy_bytes(stamps.data(), stamps_.data(), levels * sizeof(LevelStamp));
+    std::vector<LevelClock> out;
+    const auto ms = [](ull from, ull to) { return to > from ? static_cast<double>(to - from) * 1e-6 : 0.0; };
+    for (std::size_t i = 0; i < stamps.size(); ++i) {
+      const LevelStamp& s = stamps[i];
+      LevelClock c;
+      c.level = static_cast<int>(i);
+      c.bottom_up = s.bottom_up != 0;
+      c.vertices = s.vertices;
+      c.edges = s.edges;
+      for (int k = 0; k < 2; ++k) {
+        c.shares[k] = s.share_in[k] ? ms(s.share_in[k], s.share_out[k]) : 0.0;
+        c.waits[k] = s.share_in[k] ? ms(s.share_signalled[k], s.share_out[k]) : 0.0;
+      }
+      c.steps = ms(s.start, s.conclude_in) - c.shares[0] - c.shares[1];
+      c.conclude = ms(s.conclude_in, s.end);
+      c.gap = i > 0 ? ms(stamps[i - 1].end, s.start) : 0.0;
+      c.start = static_cast<double>(s.start) * 1e-6;
+      out.push_back(c);
+    }
+    return out;
   }
 
   std::size_t pair_bytes() const override { return sizeof(uint2); }
@@ -1581,11 +1640,18 @@ class CudaKernels final : public SearchKernels {
                                " s (a failed rank, or ranks out of step)");
   }
 
+  // LevelControl::level on the device: the level a device-driven search is running.
+  const long long* level_now() const {
+    return reinterpret_cast<const long long*>(reinterpret_cast<const char*>(control_.data()) +
+                                              offsetof(LevelControl, level));
+  }
+
   const ull* shared_table(int t) const { return reinterpret_cast<const ull*>(window_->local() + layout_.table[t]); }
 
   // Queues a share of this rank's row (and, with `frontier`, its words of the frontier bitmap;
-  // with `hubs`, its words of the hub bitmap) into table t of every rank.
-  void queue_share(int t, bool frontier, bool hubs) {
+  // with `hubs`, its words of the hub bitmap) into table t of every rank; `stamped`: a
+  // device-driven level's share, which takes the level's clock readings for share t.
+  void queue_share(int t, bool frontier, bool hubs, bool stamped) {
     const Range words = block_range(part_.words(), part_.parts, g_.rank);
     const std::int64_t count = frontier ? words.count : 0;
     HubShare h;
@@ -1597,13 +1663,15 @@ class CudaKernels final : public SearchKernels {
       h.begin = g_.begin;
       h.visited = visited_.data();
       h.level = level_.data();
-      h.level_now = reinterpret_cast<const long long*>(reinterpret_cast<const char*>(control_.data()) +
-                                                       offsetof(LevelControl, level));
+      h.level_now = level_now();
     }
     const std::int64_t threads = std::max(count, h.count);
     const int blocks = static_cast<int>(std::clamp<std::int64_t>((threads + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
+    ShareStamps stamps;
+    if (stamped) stamps = ShareStamps{stamps_.data(), level_now(), t};
     share_kernel<<<blocks, kBlock, 0, stream_>>>(window_->view(), view_.row, row_words_, layout_.table[t],
-                                                 layout_.frontier, words.begin, count, h, shares_on_device_.data());
+                                                 layout_.frontier, words.begin, count, h, shares_on_device_.data(),
+                                                 stamps);
     TESSERA_CUDA_CHECK_LAUNCH();
   }
 
@@ -1652,7 +1720,7 @@ class CudaKernels final : public SearchKernels {
       driven_top_down<false><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
     TESSERA_CUDA_CHECK_LAUNCH();
     if (window_) {
-      queue_share(0, false, false);
+      queue_share(0, false, false, true);
       driven_apply_shared<<<sms_ * 8, kBlock, append_shared_bytes(1), stream_>>>(
           view_, reinterpret_cast<const uint2*>(window_->local() + layout_.receive), layout_.slot_pairs,
           shared_table(0), row_words_);
@@ -1666,7 +1734,7 @@ class CudaKernels final : public SearchKernels {
     TESSERA_CUDA_CHECK_LAUNCH();
     driven_queue_to_bitmap<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
     TESSERA_CUDA_CHECK_LAUNCH();
-    if (window_) queue_share(0, true, false);
+    if (window_) queue_share(0, true, false, true);
     driven_bottom_up<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
     TESSERA_CUDA_CHECK_LAUNCH();
     driven_bottom_up_long<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
@@ -1691,8 +1759,8 @@ class CudaKernels final : public SearchKernels {
   }
 
   // One level into the empty graph g: route_level, an if node over the two branches, the
-  // level's last share and conclude_level (which, `looping`, sets the while node's `loop`).
-  void build_level(cudaGraph_t g, cudaGraphConditionalHandle loop, bool looping) {
+  // level's last share and conclude_level (which sets the while node's `loop`).
+  void build_level(cudaGraph_t g, cudaGraphConditionalHandle loop) {
     cudaGraphConditionalHandle branch = 0;
     TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, g, 0, 0));
     capture_into(g, nullptr, [&] {
@@ -1712,9 +1780,9 @@ class CudaKernels final : public SearchKernels {
     capture_into(p.conditional.phGraph_out[0], nullptr, [&] { queue_bottom_up_branch(); });
     capture_into(p.conditional.phGraph_out[1], nullptr, [&] { queue_top_down_branch(); });
     capture_into(g, &branches, [&] {
-      if (window_) queue_share(1, false, true);  // the level's last share carries the hubs it found
+      if (window_) queue_share(1, false, true, true);  // the level's last share carries the hubs it found
       conclude_level<<<1, kConcludeThreads, 0, stream_>>>(view_, window_ ? shared_table(1) : table_.data(), row_words_,
-                                           window_ ? window_->view().status : nullptr, loop, looping);
+                                                          window_ ? window_->view().status : nullptr, loop);
       TESSERA_CUDA_CHECK_LAUNCH();
     });
   }
@@ -1738,18 +1806,9 @@ class CudaKernels final : public SearchKernels {
     cudaGraph_t g_ = nullptr;
   };
 
-  // The search graph (a while node around a level) and the one-level graph (profiling).
-  void make_graphs() {
+  // The search graph: a while node around a level.
+  void make_graph() {
     stream_.synchronize();  // captures begin on an idle stream
-    if (level_graph_) {  // left by an attempt that failed at the search graph
-      TESSERA_CUDA_CHECK(cudaGraphExecDestroy(level_graph_));
-      level_graph_ = nullptr;
-    }
-    {
-      GraphDraft level;
-      build_level(level.get(), 0, false);
-      level_graph_ = level.instantiate();
-    }
     GraphDraft search;
     const cudaGraph_t g = search.get();
     cudaGraphConditionalHandle loop = 0;
@@ -1761,7 +1820,7 @@ class CudaKernels final : public SearchKernels {
     p.conditional.size = 1;
     cudaGraphNode_t node = nullptr;
     TESSERA_CUDA_CHECK(cudaGraphAddNode(&node, g, nullptr, nullptr, 0, &p));
-    build_level(p.conditional.phGraph_out[0], loop, true);
+    build_level(p.conditional.phGraph_out[0], loop);
     search_graph_ = search.instantiate();
   }
 
@@ -1834,13 +1893,15 @@ class CudaKernels final : public SearchKernels {
   DeviceBuffer<Counters> counters_;
   PinnedBuffer<Counters> host_counters_;
   // Device-driven searches: the loop's state, the share count (the shares' sequence numbers),
-  // the frontier scan's per-block sums, and the two graphs (made at the first search).
+  // the frontier scan's per-block sums, the search graph (made at the first search) and the
+  // levels' clock readings.
   DeviceBuffer<LevelControl> control_;
   PinnedBuffer<LevelControl> host_control_;
   DeviceBuffer<ull> shares_on_device_;
   DeviceBuffer<std::int64_t> chunk_sums_;
   int scan_blocks_ = 1;
-  cudaGraphExec_t search_graph_ = nullptr, level_graph_ = nullptr;
+  cudaGraphExec_t search_graph_ = nullptr;
+  DeviceBuffer<LevelStamp> stamps_;  // View::stamps
   DeviceBuffer<unsigned char> cub_scratch_;
   // Delegated hubs (delegates.hpp): their count, degree (INT64_MAX: none), this rank's, and
   // each rank's first word of the hub bitmap (ranks + 1: the last is its size).

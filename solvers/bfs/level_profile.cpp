@@ -1,10 +1,14 @@
 #include "solvers/bfs/level_profile.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cstdlib>
+#include <span>
 #include <string_view>
+
+#include "comm/collectives.hpp"
 
 namespace tessera::bfs {
 namespace {
@@ -23,6 +27,7 @@ bool LevelProfile::requested() {
 void LevelProfile::start_search() {
   if (!on_) return;
   levels_.clear();
+  clocks_.clear();
   start_ = now_seconds();
   last_ = 0;
 }
@@ -42,6 +47,7 @@ void LevelProfile::mark(Phase phase, SearchKernels& k) {
 }
 
 std::string LevelProfile::report(std::int64_t root, double seconds, int ranks) const {
+  if (!clocks_.empty()) return report_clocks(root, seconds, ranks);
   double total[kPhases] = {};
   for (const Level& l : levels_)
     for (int p = 0; p < kPhases; ++p) total[p] += l.ms[p];
@@ -54,6 +60,95 @@ std::string LevelProfile::report(std::int64_t root, double seconds, int ranks) c
                        "{:8.3f} ms | counts {:8.3f} ms",
                        l.level, l.bottom_up ? "bottom-up" : "top-down ", l.vertices, l.edges, l.ms[kKernels],
                        l.ms[kExchange], l.ms[kCounts]);
+  return out;
+}
+
+void LevelProfile::record_clocks(comm::Context& ctx, const std::vector<LevelClock>& mine) {
+  // Every rank ran the same levels; their numbers travel as doubles, 9 per level and rank.
+  constexpr int kFields = 9;
+  const int ranks = ctx.size();
+  const auto levels = static_cast<std::size_t>(comm::allreduce(ctx, static_cast<std::int64_t>(mine.size()), comm::Op::max));
+  std::vector<double> all(levels * ranks * kFields, 0.0);
+  for (std::size_t l = 0; l < mine.size(); ++l) {
+    double* f = all.data() + (l * ranks + ctx.rank()) * kFields;
+    const LevelClock& c = mine[l];
+    f[0] = c.steps;
+    f[1] = c.shares[0];
+    f[2] = c.shares[1];
+    f[3] = c.conclude;
+    f[4] = c.gap;
+    f[5] = c.bottom_up ? 1.0 : 0.0;
+    f[6] = c.start - mine.front().start;  // since the search's start on this GPU
+    f[7] = c.waits[0];
+    f[8] = c.waits[1];
+  }
+  // The GPUs' clocks at the search's start, against rank 0's (they agree to about a microsecond
+  // where the driver keeps them in step with the host's).
+  const double my_start = mine.empty() ? 0.0 : mine.front().start;
+  const double start0 = comm::broadcast_value(ctx, my_start);
+  comm::allreduce_inplace(ctx, std::span<double>(all), comm::Op::sum);
+  clocks_.assign(levels * ranks, LevelClock{});
+  for (std::size_t i = 0; i < clocks_.size(); ++i) {
+    const double* f = all.data() + i * kFields;
+    LevelClock& c = clocks_[i];
+    const std::size_t l = i / ranks;
+    c.level = static_cast<int>(l);
+    c.vertices = l < mine.size() ? mine[l].vertices : 0;
+    c.edges = l < mine.size() ? mine[l].edges : 0;
+    c.steps = f[0];
+    c.shares[0] = f[1];
+    c.shares[1] = f[2];
+    c.conclude = f[3];
+    c.gap = f[4];
+    c.bottom_up = f[5] > 0;
+    c.start = f[6];
+    c.waits[0] = f[7];
+    c.waits[1] = f[8];
+  }
+  std::vector<double> starts = comm::allgather(ctx, my_start - start0);
+  for (std::size_t i = 0; i < clocks_.size(); ++i) clocks_[i].start += starts[i % ranks];
+  clocked_ranks_ = ranks;
+}
+
+std::string LevelProfile::report_clocks(std::int64_t root, double seconds, int ranks) const {
+  const auto levels = clocks_.size() / static_cast<std::size_t>(clocked_ranks_);
+  // Rank by rank: "a / b / ..." of one field.
+  const auto per_rank = [&](std::size_t level, auto field) {
+    std::string text;
+    for (int r = 0; r < clocked_ranks_; ++r)
+      text += fmt::format("{}{:.3f}", r ? " / " : "", field(clocks_[level * clocked_ranks_ + r]));
+    return text;
+  };
+  std::vector<double> steps(clocked_ranks_, 0.0), shares(clocked_ranks_, 0.0);
+  double conclude = 0, gaps = 0;
+  for (std::size_t i = 0; i < clocks_.size(); ++i) {
+    const LevelClock& l = clocks_[i];
+    steps[i % clocked_ranks_] += l.steps;
+    shares[i % clocked_ranks_] += l.shares[0] + l.shares[1];
+    if (i % clocked_ranks_ == 0) {
+      conclude += l.conclude;
+      gaps += l.gap;
+    }
+  }
+  std::string out = fmt::format(
+      "bfs profile, root {}, {} rank(s): {:.3f} ms, {} levels on the GPU (each GPU's clock; per rank a / b / ...): "
+      "steps {:.3f} ms, shares {:.3f} ms; rank 0's decisions {:.3f} ms, between levels {:.3f} ms",
+      root, ranks, seconds * 1e3, levels, fmt::join(steps, " / "), fmt::join(shares, " / "), conclude, gaps);
+  for (std::size_t l = 0; l < levels; ++l) {
+    const LevelClock& c = clocks_[l * clocked_ranks_];
+    out += fmt::format("\n  level {:2d} {}: frontier {:>11} vertices {:>13} edges | steps {} ms", c.level,
+                       c.bottom_up ? "bottom-up" : "top-down ", c.vertices, c.edges,
+                       per_rank(l, [](const LevelClock& x) { return x.steps; }));
+    if (clocked_ranks_ > 1)
+      out += fmt::format(" | shares {} (waiting {}) and {} (waiting {}) ms",
+                         per_rank(l, [](const LevelClock& x) { return x.shares[0]; }),
+                         per_rank(l, [](const LevelClock& x) { return x.waits[0]; }),
+                         per_rank(l, [](const LevelClock& x) { return x.shares[1]; }),
+                         per_rank(l, [](const LevelClock& x) { return x.waits[1]; }));
+    out += fmt::format(" | decision {:.3f} ms | gap {:.3f} ms", c.conclude, c.gap);
+    if (clocked_ranks_ > 1)
+      out += fmt::format(" | starts {} ms after rank 0's search", per_rank(l, [](const LevelClock& x) { return x.start; }));
+  }
   return out;
 }
 

@@ -8,13 +8,18 @@
 //             waiting for the slowest rank: load imbalance shows here)
 // Each phase ends with a wait for the stream, so profiled searches overlap less than plain
 // ones and run a little slower; the breakdown is what matters. Where the GPU runs the level
-// loop, each level is launched and waited for on its own and charged whole to kernels. Rank 0 prints one block per
-// search (its own view; the other ranks' waits show in its counts). `tessera run` profiles
-// every search; `tessera bench bfs` times its searches unprofiled and then profiles two more.
+// loop, the search runs as it does unprofiled and the kernels read the GPU's clock at each
+// level's points (LevelClock): each rank's own steps, its first and last share (moving rows
+// and words, and waiting for the other ranks: load imbalance shows here), the decision, and
+// the gap between levels. Rank 0 prints one block per search (host-driven: its own view, the
+// other ranks' waits show in its counts; device-driven: every rank's GPU, rank by rank).
+// `tessera run` profiles every search; `tessera bench bfs` times its searches unprofiled and
+// then profiles two more.
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "comm/context.hpp"
 #include "solvers/bfs/kernels.hpp"
 
 namespace tessera::bfs {
@@ -34,10 +39,14 @@ class LevelProfile {
   void begin_level(int level, bool bottom_up, std::int64_t frontier_vertices, std::int64_t frontier_edges);
   // Charges the time since the last mark to `phase`, after waiting for the kernels' stream.
   void mark(Phase phase, SearchKernels& k);
+  // Collective: a device-driven search's levels by each rank's GPU clock (`mine`: this rank's).
+  void record_clocks(comm::Context& ctx, const std::vector<LevelClock>& mine);
   // The block rank 0 prints for a search of `seconds` (the timed search).
   std::string report(std::int64_t root, double seconds, int ranks) const;
 
  private:
+  std::string report_clocks(std::int64_t root, double seconds, int ranks) const;
+
   struct Level {
     int level = 0;
     bool bottom_up = false;
@@ -46,6 +55,8 @@ class LevelProfile {
   };
   bool on_ = false;
   std::vector<Level> levels_;
+  std::vector<LevelClock> clocks_;  // rank r's level l: clocks_[l * ranks + r]
+  int clocked_ranks_ = 0;
   double last_ = 0;  // seconds since start_search at the last mark
   double start_ = 0;
 };

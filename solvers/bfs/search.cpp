@@ -127,6 +127,9 @@ SearchResult BfsEngine::search(std::int64_t root) {
   kernels_->synchronize();
   const double mine = timer.seconds();
   r.seconds = comm::allreduce(ctx_, mine, comm::Op::max);
+  if (profile_.on() && levels_on_device_ && options_.algorithm != Algorithm::edge_parallel &&
+      options_.algorithm != Algorithm::serial)
+    profile_.record_clocks(ctx_, kernels_->level_clocks());
   if (profile_.on() && ctx_.rank() == 0) log::info("{}", profile_.report(root, r.seconds, ctx_.size()));
   // Graph500's count (untimed): input edges with both ends in the component, once each.
   const Reached reached = kernels_->reached();
@@ -279,23 +282,13 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
 }
 
 // The GPU decides every level; the host waits once, for the end of the search. Profiled, the
-// host queues and waits for one level at a time (each level's time is charged to its kernels).
+// levels' times come from the GPUs' clocks afterwards (the search runs as it does unprofiled).
 void BfsEngine::run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
   SearchKernels& k = *kernels_;
   k.reset_for_claims();
   k.begin_levels(root, root_degree, options_.algorithm, options_.policy);
-  LevelState s;
-  if (!profile_.on()) {
-    k.queue_levels(false);
-    s = k.level_state();
-  } else {
-    do {
-      k.queue_levels(true);
-      s = k.level_state();
-      profile_.begin_level(s.done ? s.level : s.level - 1, s.last_bottom_up, s.last_vertices, s.last_edges);
-      profile_.mark(LevelProfile::kKernels, k);
-    } while (!s.done);
-  }
+  k.queue_levels();
+  const LevelState s = k.level_state();
   r.depth = s.level;
   r.top_down_levels = s.top_down_levels;
   r.bottom_up_levels = s.bottom_up_levels;

@@ -280,8 +280,8 @@ TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
 }
 
 // The GPU runs the level loop on one rank and with peer memory, not on the transport or when
-// asked not to; a profiled search (one level per graph launch) finds what an unprofiled one
-// (the whole search in one launch) finds, level for level.
+// asked not to, and finds what the host-driven loop finds, level for level; a profiled search
+// finds the same and reads the GPU's clock at every level it ran, in its direction.
 TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
@@ -304,6 +304,17 @@ TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
     device.set_profiling(true);
     const SearchResult b = device.search(root);
     device.set_profiling(false);
+    const std::vector<LevelClock> clocks = device.kernels().level_clocks();
+    ASSERT_EQ(static_cast<int>(clocks.size()), b.depth + 1);
+    int clocked_bottom_up = 0;
+    for (const LevelClock& l : clocks) {
+      EXPECT_GT(l.steps + l.shares[0] + l.shares[1], 0.0) << "level " << l.level;
+      EXPECT_GE(l.conclude, 0.0);
+      EXPECT_EQ(l.shares[0] > 0 || l.shares[1] > 0, device.exchanges_on_device()) << "level " << l.level;
+      clocked_bottom_up += l.bottom_up ? 1 : 0;
+    }
+    EXPECT_EQ(clocks.front().vertices, 1);  // the root
+    EXPECT_EQ(clocked_bottom_up, b.bottom_up_levels);
     const SearchResult c = host.search(root);
     EXPECT_EQ(device.global_tree().level, ta.level);
     EXPECT_EQ(host.global_tree().level, ta.level);
