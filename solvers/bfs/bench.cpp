@@ -10,7 +10,8 @@
 // TESSERA_BENCH_BFS_LOOP="device,host" once with the level loop on the GPU where it can run
 // there and once driven by the host (SearchOptions::device_levels), and
 // TESSERA_BENCH_BFS_HUBS="auto,0,1024" once per hub degree of the delegated hubs (0: none;
-// SearchOptions::hub_degree). With P
+// SearchOptions::hub_degree), and TESSERA_BENCH_BFS_WAKE="on,off" with and without waking the
+// peer links before each search (SearchOptions::wake_links). With P
 // ranks the same table measures the multi-rank search (compare runs with different -n for
 // scaling).
 #include <fmt/format.h>
@@ -158,6 +159,20 @@ std::vector<std::optional<bool>> loops_from_env() {
   return out;
 }
 
+// Whether to wake the peer links before each search (SearchOptions::wake_links): the default
+// (on), or one run per TESSERA_BENCH_BFS_WAKE item: "on", "off". Empty: the default only.
+std::vector<std::optional<bool>> wakes_from_env() {
+  const auto items = env_list("TESSERA_BENCH_BFS_WAKE");
+  if (!items || items->empty()) return {std::nullopt};
+  std::vector<std::optional<bool>> out;
+  for (const std::string& item : *items) {
+    if (item != "on" && item != "off")
+      throw InputError(fmt::format("TESSERA_BENCH_BFS_WAKE: '{}' is not on or off", item));
+    out.emplace_back(item == "on");
+  }
+  return out;
+}
+
 // Device copy bandwidth (read + write bytes per second), best of a few 256 MiB copies.
 double device_copy_bandwidth() {
   const std::size_t bytes = std::size_t{256} << 20;
@@ -221,6 +236,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     const std::vector<ExchangeMode> exchanges = exchanges_from_env();
     const std::vector<std::optional<bool>> loops = loops_from_env();
     const std::vector<std::int64_t> hub_degrees = hub_degrees_from_env();
+    const std::vector<std::optional<bool>> wakes = wakes_from_env();
     for (Algorithm alg : algorithms_from_env(algorithms)) {
       if (alg != Algorithm::direction_optimizing) {
         runs.push_back({alg, "", SearchOptions{alg, DirectionPolicy{}}});
@@ -231,16 +247,18 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
           for (ExchangeMode exchange : exchanges)
             for (const std::optional<bool>& loop : loops)
               for (std::int64_t hubs : hub_degrees)
-                runs.push_back(
-                    {alg,
-                     label + (eager < 0 ? std::string() : fmt::format(" eager={}", eager)) +
-                         (exchange == ExchangeMode::automatic ? std::string()
-                                                              : fmt::format(" exchange={}", to_string(exchange))) +
-                         (loop ? fmt::format(" loop={}", *loop ? "device" : "host") : std::string()) +
-                         (hubs == kDefaultHubs ? std::string()
-                                               : hubs < 0 ? std::string(" hubs=auto") : fmt::format(" hubs={}", hubs)),
-                     SearchOptions{alg, policy, eager, exchange, loop.value_or(true),
-                                   hubs == kDefaultHubs ? SearchOptions{}.hub_degree : hubs}});
+                for (const std::optional<bool>& wake : wakes)
+                  runs.push_back(
+                      {alg,
+                       label + (eager < 0 ? std::string() : fmt::format(" eager={}", eager)) +
+                           (exchange == ExchangeMode::automatic ? std::string()
+                                                                : fmt::format(" exchange={}", to_string(exchange))) +
+                           (loop ? fmt::format(" loop={}", *loop ? "device" : "host") : std::string()) +
+                           (hubs == kDefaultHubs ? std::string()
+                                                 : hubs < 0 ? std::string(" hubs=auto") : fmt::format(" hubs={}", hubs)) +
+                           (wake ? fmt::format(" wake={}", *wake ? "on" : "off") : std::string()),
+                       SearchOptions{alg, policy, eager, exchange, loop.value_or(true),
+                                     hubs == kDefaultHubs ? SearchOptions{}.hub_degree : hubs, wake.value_or(true)}});
     }
     for (const auto& [alg, label, options] : runs) {
       BfsEngine engine(ctx, *transport.transport, g, backend, options);

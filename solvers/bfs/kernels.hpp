@@ -166,6 +166,11 @@ class SearchKernels {
   // straight into their owners' receive areas, and share() replaces allgather_rows and the
   // frontier allgather, with no host wait and no message sizes on the host.
   virtual bool exchanges_itself() const { return false; }
+  // Queued before a search's first exchange: with peer memory, 1 MiB into every other rank's
+  // receive area. NVLink links that idled (while a search was validated, say) wake slowly
+  // (their low-power state): each fence of the next search's first levels, which send a few
+  // bytes, then waited ~0.1 ms on 2 H200s; this traffic wakes every link before the clock starts.
+  virtual void wake_peer_links() {}
   // Collective. False, with the reason in `why`, where the window cannot be made (the kernels
   // then keep the transport's buffers); a failure after that throws (agreed).
   virtual bool use_peer_memory(comm::Context& ctx, std::string* why);

@@ -576,6 +576,18 @@ __global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint
   claim_shared(d, pairs, slot_pairs, table, row_words, next_queue, next_level);
 }
 
+// Stores `pairs` zero pairs at the start of every other rank's receive area (slots a level
+// overwrites before any rank reads them): traffic on every NVLink link before a search
+// (SearchKernels::wake_peer_links).
+__global__ void wake_links_kernel(View d, std::int64_t pairs) {
+  for (int r = 0; r < d.parts; ++r) {
+    if (r == d.me) continue;
+    for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < pairs;
+         i += static_cast<std::int64_t>(gridDim.x) * blockDim.x)
+      d.dest_pairs[r][i] = make_uint2(0u, 0u);
+  }
+}
+
 // ---- bottom-up -------------------------------------------------------------------------
 
 __device__ __forceinline__ void set_queued_bits(const std::uint32_t* queue, std::int64_t nq, std::uint32_t* words) {
@@ -1492,6 +1504,15 @@ class CudaKernels final : public SearchKernels {
           shared_table_, row_words_, next_queue_.data(), level + 1);
       TESSERA_CUDA_CHECK_LAUNCH();
     }
+  }
+
+  void wake_peer_links() override {
+    if (!window_) return;
+    constexpr std::int64_t kWakeBytes = std::int64_t{1} << 20;  // spread over every link (8 B did not do)
+    const std::int64_t pairs = std::min<std::int64_t>(kWakeBytes / sizeof(uint2), layout_.slot_pairs);
+    if (pairs <= 0) return;
+    wake_links_kernel<<<grid(pairs), kBlock, 0, stream_>>>(view_, pairs);
+    TESSERA_CUDA_CHECK_LAUNCH();
   }
 
   bool can_drive_levels() const override { return part_.parts == 1 || window_ != nullptr; }

@@ -109,9 +109,10 @@ SearchResult BfsEngine::search(std::int64_t root) {
   r.root = root;
   // The root's degree (a property of the graph, which the direction heuristic starts from),
   // then a meeting on the transport: every rank leaves it at about the same moment (it
-  // spins on its stream), so no rank's clock starts early.
+  // spins on its stream), so no rank's clock starts early. Peer links are woken before it.
   const std::int64_t root_degree =
       comm::allreduce(ctx_, graph_.owns(root) ? graph_.degree(root - graph_.begin) : std::int64_t{0}, comm::Op::sum);
+  if (options_.wake_links) kernels_->wake_peer_links();
   level_counts();
   HostTimer timer;
   profile_.start_search();

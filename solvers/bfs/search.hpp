@@ -58,6 +58,9 @@ struct SearchOptions {
   // at least this degree are expanded by every rank (-1: automatic, 0: none). Off by default:
   // on NVLink at Kronecker scale 26 they balance the hub levels but cost as much per level.
   std::int64_t hub_degree = 0;
+  // With peer memory, wake the links before each search (SearchKernels::wake_peer_links);
+  // false: leave them as they are (to measure what that costs).
+  bool wake_links = true;
 };
 
 struct SearchResult {

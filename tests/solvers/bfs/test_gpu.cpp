@@ -149,7 +149,8 @@ TEST(BfsGpu, ShapedGraphsMatchTheReference) {
 // non-owner whose level-0 frontier is empty but who receives pairs), repeated so the queues
 // meet every parity of swaps. Once, after a search with an odd number of levels, such a
 // rank's received vertices went into a stale queue buffer: only an engine's first search
-// was right. Each search must match the reference, not just the first.
+// was right. Each search must match the reference, not just the first. Between searches the
+// peer links are woken with stores into the receive areas (or not).
 TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
@@ -173,11 +174,17 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
         ASSERT_NE(root, INT64_MAX) << name << ": rank " << r << " owns no vertex with edges";
         roots.push_back(root);
       }
+    struct Loop {
+      bool device_levels, wake_links;
+    };
     for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing})
-      for (bool device_levels : {true, false}) {
-        Engines e(g, SearchOptions{alg, {}, -1, ExchangeMode::automatic, device_levels});
+      for (const Loop loop : {Loop{true, true}, Loop{false, true}, Loop{true, false}}) {
+        SearchOptions o{alg, {}, -1, ExchangeMode::automatic, loop.device_levels};
+        o.wake_links = loop.wake_links;
+        Engines e(g, o);
         compare_searches_twice(e, whole, roots,
-                               name + " " + std::string(to_string(alg)) + (device_levels ? " device" : " host") + " loop,");
+                               name + " " + std::string(to_string(alg)) + (loop.device_levels ? " device" : " host") +
+                                   " loop" + (loop.wake_links ? "," : " (links not woken),"));
       }
   }
 }
