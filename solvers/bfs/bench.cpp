@@ -145,30 +145,15 @@ std::vector<std::int64_t> hub_degrees_from_env() {
   return out;
 }
 
-// Who runs the level loop (SearchOptions::device_levels): the default (the GPU where it can),
-// or one run per TESSERA_BENCH_BFS_LOOP item: "device" (true), "host" (false). Empty: the default only.
-std::vector<std::optional<bool>> loops_from_env() {
-  const auto items = env_list("TESSERA_BENCH_BFS_LOOP");
+// A yes/no setting to measure both ways: the default only (nullopt), or one run per item of
+// environment variable `name`, each `yes` (true) or `no` (false).
+std::vector<std::optional<bool>> choices_from_env(const char* name, const char* yes, const char* no) {
+  const auto items = env_list(name);
   if (!items || items->empty()) return {std::nullopt};
   std::vector<std::optional<bool>> out;
   for (const std::string& item : *items) {
-    if (item != "device" && item != "host")
-      throw InputError(fmt::format("TESSERA_BENCH_BFS_LOOP: unknown level loop '{}' (choose device or host)", item));
-    out.emplace_back(item == "device");
-  }
-  return out;
-}
-
-// Whether to wake the peer links before each search (SearchOptions::wake_links): the default
-// (on), or one run per TESSERA_BENCH_BFS_WAKE item: "on", "off". Empty: the default only.
-std::vector<std::optional<bool>> wakes_from_env() {
-  const auto items = env_list("TESSERA_BENCH_BFS_WAKE");
-  if (!items || items->empty()) return {std::nullopt};
-  std::vector<std::optional<bool>> out;
-  for (const std::string& item : *items) {
-    if (item != "on" && item != "off")
-      throw InputError(fmt::format("TESSERA_BENCH_BFS_WAKE: '{}' is not on or off", item));
-    out.emplace_back(item == "on");
+    if (item != yes && item != no) throw InputError(fmt::format("{}: '{}' is not {} or {}", name, item, yes, no));
+    out.emplace_back(item == yes);
   }
   return out;
 }
@@ -234,9 +219,11 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
     std::vector<Run> runs;
     const std::vector<std::int64_t> eagers = eager_from_env();
     const std::vector<ExchangeMode> exchanges = exchanges_from_env();
-    const std::vector<std::optional<bool>> loops = loops_from_env();
+    // Who runs the level loop (SearchOptions::device_levels), whether the peer links are woken
+    // before each search (SearchOptions::wake_links).
+    const std::vector<std::optional<bool>> loops = choices_from_env("TESSERA_BENCH_BFS_LOOP", "device", "host");
     const std::vector<std::int64_t> hub_degrees = hub_degrees_from_env();
-    const std::vector<std::optional<bool>> wakes = wakes_from_env();
+    const std::vector<std::optional<bool>> wakes = choices_from_env("TESSERA_BENCH_BFS_WAKE", "on", "off");
     for (Algorithm alg : algorithms_from_env(algorithms)) {
       if (alg != Algorithm::direction_optimizing) {
         runs.push_back({alg, "", SearchOptions{alg, DirectionPolicy{}}});
