@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <span>
@@ -64,50 +65,34 @@ std::string LevelProfile::report(std::int64_t root, double seconds, int ranks) c
 }
 
 void LevelProfile::record_clocks(comm::Context& ctx, const std::vector<LevelClock>& mine) {
-  // Every rank ran the same levels; their numbers travel as doubles, 9 per level and rank.
-  constexpr int kFields = 9;
-  const int ranks = ctx.size();
+  // What differs by rank travels as doubles, kFields per level and rank; the rest (level,
+  // direction, frontier) is the same on every rank, which ran the same levels.
+  constexpr std::size_t kFields = 8;
+  const auto numbers = [](LevelClock& c) {
+    return std::array<double*, kFields>{&c.steps, &c.shares[0], &c.shares[1], &c.waits[0],
+                                        &c.waits[1], &c.conclude,   &c.gap,       &c.start};
+  };
+  const auto ranks = static_cast<std::size_t>(ctx.size());
   const auto levels = static_cast<std::size_t>(comm::allreduce(ctx, static_cast<std::int64_t>(mine.size()), comm::Op::max));
+  // The levels' starts count from rank 0's search start (the GPUs' clocks agree to about a
+  // microsecond where the driver keeps them in step with the host's).
+  const double start0 = comm::broadcast_value(ctx, mine.empty() ? 0.0 : mine.front().start);
   std::vector<double> all(levels * ranks * kFields, 0.0);
   for (std::size_t l = 0; l < mine.size(); ++l) {
-    double* f = all.data() + (l * ranks + ctx.rank()) * kFields;
-    const LevelClock& c = mine[l];
-    f[0] = c.steps;
-    f[1] = c.shares[0];
-    f[2] = c.shares[1];
-    f[3] = c.conclude;
-    f[4] = c.gap;
-    f[5] = c.bottom_up ? 1.0 : 0.0;
-    f[6] = c.start - mine.front().start;  // since the search's start on this GPU
-    f[7] = c.waits[0];
-    f[8] = c.waits[1];
+    LevelClock c = mine[l];
+    c.start -= start0;
+    double* f = all.data() + (l * ranks + static_cast<std::size_t>(ctx.rank())) * kFields;
+    for (double* x : numbers(c)) *f++ = *x;
   }
-  // The GPUs' clocks at the search's start, against rank 0's (they agree to about a microsecond
-  // where the driver keeps them in step with the host's).
-  const double my_start = mine.empty() ? 0.0 : mine.front().start;
-  const double start0 = comm::broadcast_value(ctx, my_start);
   comm::allreduce_inplace(ctx, std::span<double>(all), comm::Op::sum);
   clocks_.assign(levels * ranks, LevelClock{});
   for (std::size_t i = 0; i < clocks_.size(); ++i) {
-    const double* f = all.data() + i * kFields;
     LevelClock& c = clocks_[i];
-    const std::size_t l = i / ranks;
-    c.level = static_cast<int>(l);
-    c.vertices = l < mine.size() ? mine[l].vertices : 0;
-    c.edges = l < mine.size() ? mine[l].edges : 0;
-    c.steps = f[0];
-    c.shares[0] = f[1];
-    c.shares[1] = f[2];
-    c.conclude = f[3];
-    c.gap = f[4];
-    c.bottom_up = f[5] > 0;
-    c.start = f[6];
-    c.waits[0] = f[7];
-    c.waits[1] = f[8];
+    if (i / ranks < mine.size()) c = mine[i / ranks];
+    const double* f = all.data() + i * kFields;
+    for (double* x : numbers(c)) *x = *f++;
   }
-  std::vector<double> starts = comm::allgather(ctx, my_start - start0);
-  for (std::size_t i = 0; i < clocks_.size(); ++i) clocks_[i].start += starts[i % ranks];
-  clocked_ranks_ = ranks;
+  clocked_ranks_ = static_cast<int>(ranks);
 }
 
 std::string LevelProfile::report_clocks(std::int64_t root, double seconds, int ranks) const {

@@ -128,9 +128,7 @@ SearchResult BfsEngine::search(std::int64_t root) {
   kernels_->synchronize();
   const double mine = timer.seconds();
   r.seconds = comm::allreduce(ctx_, mine, comm::Op::max);
-  if (profile_.on() && levels_on_device_ && options_.algorithm != Algorithm::edge_parallel &&
-      options_.algorithm != Algorithm::serial)
-    profile_.record_clocks(ctx_, kernels_->level_clocks());
+  if (profile_.on() && levels_on_device_) profile_.record_clocks(ctx_, kernels_->level_clocks());
   if (profile_.on() && ctx_.rank() == 0) log::info("{}", profile_.report(root, r.seconds, ctx_.size()));
   // Graph500's count (untimed): input edges with both ends in the component, once each.
   const Reached reached = kernels_->reached();
