@@ -9,15 +9,21 @@
 #include "app/info.hpp"
 #include "app/keys.hpp"
 #include "app/run_command.hpp"
+#include "app/signals.hpp"
+#include "comm/collectives.hpp"
 #include "comm/errors.hpp"
+#include "io/h5_file.hpp"
 #include "core/log.hpp"
 #include "tessera/version.hpp"
 
 using namespace tessera;
 
 int main(int argc, char** argv) {
+  // First thing, before MPI starts: a batch system's early warning (or mpirun forwarding
+  // SIGTERM) that arrives during start-up is remembered, not fatal.
+  app::install_stop_handlers();
   comm::Context ctx(&argc, &argv);
-  return comm::run_guarded(ctx, [&]() -> int {
+  const int code = comm::run_guarded(ctx, [&]() -> int {
     CLI::App cli{"tessera: N-body, FDTD, scan and BFS on one to many GPUs over MPI"};
     cli.set_version_flag("--version", fmt::format("tessera {} (commit {})", kVersion, kGitCommit));
     cli.require_subcommand(1);
@@ -30,6 +36,7 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--set", run.overrides, "override a deck value: table.key=value (repeatable)");
     run_cmd->add_option("--backend", run.backend, "auto, cpu or cuda (overrides [run] backend)");
     run_cmd->add_option("--restart", run.restart, "checkpoint file to continue from ('latest' = newest in the checkpoint dir)");
+    run_cmd->add_flag("--overwrite", run.overwrite, "delete an earlier run's outputs in output_dir before starting");
 
     auto* info_cmd = cli.add_subcommand("info", "build options, MPI, CUDA-aware MPI, NCCL, GPUs per rank, HDF5, transport");
 
@@ -65,4 +72,9 @@ int main(int argc, char** argv) {
     if (*keys_cmd) return app::print_keys(ctx, keys_solver);
     return 0;
   });
+  // A failed write can leave HDF5 files that could not be closed collectively (io::OutputFile
+  // gives them up); HDF5 would close them inside MPI_Finalize, where HDF5 1.10 crashes. Every
+  // rank got the same code (run_guarded), so every rank takes the same branch.
+  if (code != 0 && comm::allreduce(ctx, io::open_file_count(), comm::Op::max) > 0) ctx.exit_without_finalize(code);
+  return code;
 }

@@ -6,6 +6,8 @@
 #include <optional>
 #include <sstream>
 
+#include "app/restart_check.hpp"
+#include "app/run_directory.hpp"
 #include "app/run_schema.hpp"
 #include "app/signals.hpp"
 #include "app/status.hpp"
@@ -15,6 +17,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
+#include "io/agree.hpp"
 #include "io/checkpoint.hpp"
 #include "tessera/version.hpp"
 
@@ -31,7 +34,8 @@ std::string read_file(const std::string& path) {
 
 // All ranks run the same backend: `auto` becomes cuda only where every rank sees a GPU.
 Backend choose_backend(comm::Context& ctx, const std::string& request_text, const std::string& where) {
-  const BackendRequest request = parse_backend(request_text, where);
+  BackendRequest request{};
+  io::agree_input(ctx, [&] { request = parse_backend(request_text, where); });  // every rank: one message, exit 2
   Backend mine = Backend::cpu;
   comm::agree(ctx, [&] { mine = resolve_backend(request); });
   const bool all_cuda = comm::allreduce(ctx, mine == Backend::cuda ? 1 : 0, comm::Op::min) == 1;
@@ -61,7 +65,28 @@ deck::Deck load_validated(const Registry& registry, const std::string& text, con
   return deck::load_deck(solver_catalog(registry), text, path, overrides);
 }
 
+std::string shell_quoted(const std::string& arg) {
+  if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") ==
+                          std::string::npos)
+    return arg;
+  std::string out = "'";
+  for (char c : arg) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 }  // namespace
+
+std::string restart_command(const RunOptions& options, bool continue_latest) {
+  std::string cmd = "tessera run " + shell_quoted(options.deck.empty() ? std::string("DECK") : options.deck);
+  for (const std::string& o : options.overrides) cmd += " --set " + shell_quoted(o);
+  if (!options.backend.empty()) cmd += " --backend " + shell_quoted(options.backend);
+  if (continue_latest)
+    cmd += " --restart latest";
+  else if (!options.restart.empty())
+    cmd += " --restart " + shell_quoted(options.restart);
+  if (!continue_latest && options.overwrite) cmd += " --overwrite";
+  return cmd;
+}
 
 deck::Deck load_run_deck(comm::Context& ctx, const Registry& registry, const std::string& path,
                          const std::vector<std::string>& overrides) {
@@ -92,15 +117,17 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
 
   const std::filesystem::path output_dir = deck.get_string("run.output_dir");
   const std::filesystem::path ck_dir = checkpoint_dir(deck, output_dir);
-  comm::agree(ctx, [&] {
-    if (ctx.is_root()) std::filesystem::create_directories(output_dir);
-  });
   log::info("tessera {} (commit {}): solver {}, {} rank(s), backend {}, transport {} ({})", kVersion, kGitCommit,
             info->name, ctx.size(), to_string(backend), comm::to_string(transport.transport->kind()), transport.reason);
 
   RunContext run{ctx, backend, *transport.transport, deck, output_dir};
   std::unique_ptr<Solver> solver;
   comm::agree(ctx, [&] { solver = info->create(run); });
+  // Only now, with the deck and the set-up accepted, is the output directory created, locked
+  // and claimed for this run (app/run_directory.hpp).
+  const RunDirectory run_dir(ctx, deck,
+                             {output_dir, ck_dir, info->name, restart_command(options, false),
+                              !options.restart.empty(), options.overwrite});
 
   const std::int64_t out_every = deck.get_int("output.every");
   const std::int64_t diag_every = deck.get_int("diagnostics.every");
@@ -140,11 +167,13 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     std::filesystem::path path = options.restart;
     if (options.restart == "latest") {
       const auto newest = checkpoints.newest();
-      if (!newest)
-        throw InputError(fmt::format("--restart latest: no checkpoint in '{}'", ck_dir.string()));
+      io::agree_input(ctx, [&] {
+        if (!newest) throw InputError(fmt::format("--restart latest: no checkpoint in '{}'", ck_dir.string()));
+      });
       path = checkpoints.path_for(*newest);
     }
     io::CheckpointReader reader(ctx, path, info->name, info->format_version);
+    io::agree_input(ctx, [&] { check_restart_deck(deck, reader.manifest().deck_text, path, *info); });
     solver->restart(reader);
     log::info("restarted from {} at step {} (t = {:.6g}), written by {} rank(s)", path.string(), solver->step(),
               solver->time(), reader.manifest().ranks);
@@ -201,8 +230,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   status.finish(summary.last_step, summary.time);
   solver->summary();
   if (summary.stop_signal != 0)
-    log::info("stopped early by signal {}; continue with: tessera run {} --restart latest", summary.stop_signal,
-              options.deck.empty() ? "DECK" : options.deck);
+    log::info("stopped early by signal {}; continue with: {}", summary.stop_signal, restart_command(options));
   return summary;
 }
 

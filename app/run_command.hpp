@@ -19,7 +19,13 @@ struct RunOptions {
   std::vector<std::string> overrides;  // --set table.key=value
   std::string backend;                 // --backend (empty: the deck's [run] backend)
   std::string restart;                 // --restart FILE, or "latest"
+  bool overwrite = false;              // --overwrite: delete an earlier run's outputs first
 };
+
+// The command line of a run (continue_latest = false), or the command that continues it after
+// an early stop: the same deck, --set overrides and --backend with --restart latest. Each
+// argument is quoted for a POSIX shell where needed.
+std::string restart_command(const RunOptions& options, bool continue_latest = true);
 
 struct RunSummary {
   std::int64_t first_step = 0, last_step = 0;

@@ -25,7 +25,7 @@ deck::Schema run_schema(const Registry&) {
       .integer("keep", "number of newest checkpoints kept").min(1).default_value(2)
       .string("dir", "checkpoint directory (empty: <output_dir>/checkpoints)").default_value("")
       .boolean("at_end", "write a checkpoint after the last step").default_value(false)
-      .boolean("on_signal", "on SIGUSR1/SIGTERM (Slurm --signal), write a checkpoint and stop cleanly").default_value(true);
+      .boolean("on_signal", "on SIGUSR1/SIGUSR2/SIGTERM/SIGINT (Slurm --signal), write a checkpoint and stop cleanly").default_value(true);
   return s;
 }
 

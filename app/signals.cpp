@@ -6,7 +6,15 @@
 namespace tessera::app {
 namespace {
 volatile std::sig_atomic_t g_signal = 0;
-extern "C" void on_stop_signal(int sig) { g_signal = sig; }
+extern "C" void on_stop_signal(int sig) {
+  // A second SIGINT/SIGTERM means "now": the default action ends the process (async-signal-safe calls only).
+  if (g_signal != 0 && (sig == SIGINT || sig == SIGTERM)) {
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+    return;
+  }
+  g_signal = sig;
+}
 }  // namespace
 
 void install_stop_handlers() {
@@ -14,11 +22,11 @@ void install_stop_handlers() {
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;  // do not interrupt MPI or file system calls in flight
-  for (int sig : {SIGUSR1, SIGUSR2, SIGTERM}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGUSR1, SIGUSR2, SIGTERM, SIGINT}) sigaction(sig, &sa, nullptr);
 }
 
 void restore_default_handlers() {
-  for (int sig : {SIGUSR1, SIGUSR2, SIGTERM}) std::signal(sig, SIG_DFL);
+  for (int sig : {SIGUSR1, SIGUSR2, SIGTERM, SIGINT}) std::signal(sig, SIG_DFL);
 }
 
 int stop_signal() { return g_signal; }

@@ -43,6 +43,11 @@ endfunction()
 # Runs a command (through mpiexec -n NP when NP is given) and checks code, output and time.
 function(tessera_add_cli_test name)
   cmake_parse_arguments(T "" "EXPECT_CODE;EXPECT_REGEX;REJECT_REGEX;NP;MAX_SECONDS" "COMMAND;LABELS" ${ARGN})
+  # A fresh `tessera run` in a test may find the outputs of the previous ctest invocation in its
+  # output directory: start over there (--overwrite), as a user rerunning a deck would.
+  if(";${T_COMMAND};" MATCHES ";run;" AND NOT ";${T_COMMAND};" MATCHES ";--(restart|overwrite);")
+    list(APPEND T_COMMAND --overwrite)
+  endif()
   set(cmd ${T_COMMAND})
   set(labels unit)
   if(T_NP)

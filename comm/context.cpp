@@ -145,4 +145,11 @@ void Context::abort(ExitCode code) {
   std::_Exit(static_cast<int>(code));
 }
 
+void Context::exit_without_finalize(int code) {
+  MPI_Barrier(world_);  // every rank has printed what it had to say
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(code);
+}
+
 }  // namespace tessera::comm

@@ -53,6 +53,10 @@ class Context {
   void announce_failure(std::string_view message, ExitCode code);
   // Ends the whole job with `code` (MPI_Abort); every rank's process exits.
   [[noreturn]] void abort(ExitCode code);
+  // Collective: every rank exits with `code` after a barrier, without MPI_Finalize. For
+  // failures that leave a library (HDF5) holding files it would otherwise close inside
+  // MPI_Finalize, on a file system that just failed (where that close crashes or hangs).
+  [[noreturn]] void exit_without_finalize(int code);
 
  private:
   void bind_device();

@@ -31,6 +31,11 @@ void all_ok(Context& ctx, bool ok, std::string_view message, ExitCode code) {
   throw CollectiveError(first, agreed, text.empty() ? std::string("unspecified failure") : text);
 }
 
+void rethrow_input(const InputError& e, const std::string& message) {
+  if (const auto* agreed = dynamic_cast<const AgreedInputError*>(&e)) throw AgreedInputError(agreed->failed_rank(), message);
+  throw InputError(message);
+}
+
 void wait_all(Context& ctx, int count, MPI_Request* reqs) {
   // Poll instead of blocking, so a failure announced by another rank is seen here. Spin
   // (yielding, for oversubscribed ranks) for the first 200 us, where most waits end, then back
@@ -69,6 +74,13 @@ int run_guarded(Context& ctx, const std::function<int()>& body) {
       log::write(log::Level::error, false, text);
     }
     return static_cast<int>(e.code());
+  } catch (const AgreedInputError& e) {
+    if (ctx.rank() == 0) {
+      const std::string text =
+          e.failed_rank() == 0 ? e.what() : fmt::format("rank {}: {}", e.failed_rank(), e.what());
+      log::write(log::Level::error, false, text);
+    }
+    return static_cast<int>(ExitCode::input_error);
   } catch (const RemoteError& e) {
     // Another rank failed while this one waited; it has printed its message and is ending the
     // job. Rank 0 repeats the message so it is in the job's main output, then ends the job too.

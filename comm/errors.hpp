@@ -34,6 +34,20 @@ class CollectiveError : public std::runtime_error {
   ExitCode code_;
 };
 
+// An InputError that every rank already holds (io::agree_input throws it): callers catch it
+// as an InputError; run_guarded ends the run as cleanly as after a CollectiveError.
+class AgreedInputError : public InputError {
+ public:
+  AgreedInputError(int failed_rank, const std::string& message) : InputError(message), failed_rank_(failed_rank) {}
+  int failed_rank() const { return failed_rank_; }
+
+ private:
+  int failed_rank_;
+};
+
+// Throws an InputError with `message` instead of `e`, agreed (AgreedInputError) when `e` was.
+[[noreturn]] void rethrow_input(const InputError& e, const std::string& message);
+
 // Another rank failed outside an agreement point; seen while this rank waited.
 class RemoteError : public std::runtime_error {
  public:
@@ -57,6 +71,8 @@ void agree(Context& ctx, F&& fn) {
     std::forward<F>(fn)();
   } catch (const CollectiveError&) {
     throw;  // already agreed by a nested agreement point
+  } catch (const AgreedInputError&) {
+    throw;
   } catch (const std::exception& e) {
     ok = false;
     message = e.what();

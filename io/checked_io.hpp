@@ -39,6 +39,15 @@ Dataset write_1d_checked(const Group& g, std::string_view name, std::type_identi
   return d;
 }
 
+// (global_rows, columns) rows, checksummed in the file's row-major order.
+template <class T>
+Dataset write_rows_checked(const Group& g, std::string_view name, std::type_identity_t<std::span<const T>> local,
+                           std::int64_t columns, std::int64_t global_row_offset, std::int64_t global_rows) {
+  Dataset d = write_rows<T>(g, name, local, columns, global_row_offset, global_rows);
+  detail::record_checksum(d, checksum_local<T>(local, global_row_offset * columns));
+  return d;
+}
+
 template <class T>
 Dataset write_3d_checked(const Group& g, std::string_view name, std::type_identity_t<std::span<const T>> local,
                          const Box3& box, const Strided3& mem, const WriteOptions3D& opts = {}) {

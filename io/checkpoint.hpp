@@ -8,14 +8,17 @@
 //               with its checksum (io/checked_io.hpp)
 // Layouts are global, so a checkpoint written on P ranks restarts on any Q.
 //
-// Crash safety: the file is written as checkpoint_<step>.h5.tmp and renamed (atomically, by
-// rank 0, after every rank has closed it) only by commit(). A file with the final name is
-// therefore always complete; *.tmp files are leftovers of an interrupted write and are never
-// taken for checkpoints (CheckpointManager removes them on start).
+// Crash safety: the file is written as checkpoint_<step>.h5.tmp (an io::OutputFile) and only
+// commit() gives it its final name: after every rank has flushed and closed it, it is read
+// back and every dataset's checksum and the manifest are verified, then rank 0 renames it
+// (atomically). A file with the final name is therefore always complete, even where MPI-IO
+// failed to report a failed write (a full disk); *.tmp files are leftovers of an interrupted
+// write and are never taken for checkpoints (CheckpointManager removes them on start).
 //
 // Refusal: CheckpointReader throws InputError on every rank, with a message naming the file,
-// for a missing file, one that is truncated or not HDF5, one without a manifest, one written
-// by another solver or in a newer format, and for a dataset whose data no longer matches its
+// for a missing file, one that is truncated, corrupted or not HDF5, one without a manifest or
+// with impossible manifest values (a negative step, format version 0, a non-finite time), one
+// written by another solver or in a newer format, and for a dataset whose data no longer matches its
 // checksum. Checks are agreed across ranks so no rank hangs.
 #include <cstdint>
 #include <filesystem>
@@ -27,6 +30,7 @@
 #include "comm/context.hpp"
 #include "io/checked_io.hpp"
 #include "io/h5_file.hpp"
+#include "io/output_file.hpp"
 
 namespace tessera::io {
 
@@ -48,18 +52,18 @@ std::optional<std::int64_t> checkpoint_step(const std::filesystem::path& file);
 
 // Manifest <-> the /manifest group. Collective.
 void write_manifest(const Group& root, const CheckpointManifest& m);
-CheckpointManifest read_manifest(const Group& root);  // InputError naming what is missing
+// InputError naming what is missing, or a value no writer produces (step < 0, format
+// version < 1, ranks < 1, a non-finite time, an empty solver name).
+CheckpointManifest read_manifest(const Group& root);
 
 class CheckpointWriter {
  public:
   // Collective. Creates `dir` if needed (rank 0; agreed), creates the temporary file and
   // writes the manifest (with ranks = ctx.size() and tessera_version filled in).
   CheckpointWriter(comm::Context& ctx, std::filesystem::path dir, std::int64_t step, const CheckpointManifest& m);
-  // Without commit(): the temporary file is removed and no checkpoint appears. During normal
-  // destruction this is collective (close, then rank 0 removes). While an exception unwinds,
-  // other ranks may not be here, so nothing collective is done: rank 0 removes the file and
-  // the HDF5 file id is left for HDF5 to close when MPI finalises (or the job aborts).
-  ~CheckpointWriter();
+  // Without commit(): the temporary file is removed and no checkpoint appears (see
+  // io::OutputFile for what happens while an exception unwinds).
+  ~CheckpointWriter() = default;
   CheckpointWriter(const CheckpointWriter&) = delete;
   CheckpointWriter& operator=(const CheckpointWriter&) = delete;
 
@@ -78,23 +82,21 @@ class CheckpointWriter {
     return io::write_3d_checked<T>(root(), name, local, box, mem, opts);
   }
 
-  // Collective: closes the file on every rank, then rank 0 syncs it and renames it to its
-  // final name; returns that name once every rank knows the rename happened.
+  // Collective: closes the file on every rank, verifies it (checksums and manifest), then
+  // rank 0 syncs it and renames it to its final name; returns that name once every rank knows
+  // the rename happened. A failure is a comm::CollectiveError (exit 1) on every rank naming
+  // the file and the cause; no checkpoint appears.
   std::filesystem::path commit();
   // Collective: closes and removes the temporary file without committing.
-  void abandon();
+  void abandon() { file_.abandon(); }
 
-  const std::filesystem::path& final_path() const { return final_; }
-  const std::filesystem::path& temporary_path() const { return tmp_; }
-  bool committed() const { return committed_; }
+  const std::filesystem::path& final_path() const { return file_.final_path(); }
+  const std::filesystem::path& temporary_path() const { return file_.temporary_path(); }
+  bool committed() const { return file_.committed(); }
 
  private:
-  comm::Context* ctx_;
-  std::filesystem::path final_, tmp_;
-  std::optional<File> file_;
-  std::optional<Group> root_;
-  bool committed_ = false;
-  int uncaught_at_start_;
+  OutputFile file_;
+  CheckpointManifest manifest_;
 };
 
 class CheckpointReader {

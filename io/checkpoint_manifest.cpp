@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <cmath>
 
 #include "io/checkpoint.hpp"
 #include "io/h5_attribute.hpp"
@@ -59,7 +60,20 @@ CheckpointManifest read_manifest(const Group& root) {
     m.rng_state = read_attribute<std::vector<std::uint64_t>>(g, "rng_state");
   } catch (const InputError& e) {
     throw InputError(fmt::format("checkpoint {} has a damaged manifest: {}", root.file_name(), e.what()));
+  } catch (const H5Error& e) {  // damaged metadata: HDF5 cannot read what the header points to
+    throw InputError(fmt::format("checkpoint {} is corrupted: its manifest cannot be read ({})", root.file_name(),
+                                 e.what()));
   }
+  // Values no writer produces: a damaged or hand-edited manifest.
+  auto bad = [&](std::string_view key, const std::string& value, std::string_view need) {
+    return InputError(fmt::format("checkpoint {} has a damaged manifest: {} = {} ({})", root.file_name(), key, value,
+                                  need));
+  };
+  if (m.solver.empty()) throw bad("solver", "\"\"", "must name a solver");
+  if (m.format_version < 1) throw bad("format_version", std::to_string(m.format_version), "must be 1 or more");
+  if (m.step < 0) throw bad("step", std::to_string(m.step), "must not be negative");
+  if (!std::isfinite(m.time)) throw bad("time", fmt::format("{}", m.time), "must be finite");
+  if (m.ranks < 1) throw bad("ranks", std::to_string(m.ranks), "must be 1 or more");
   return m;
 }
 

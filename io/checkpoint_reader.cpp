@@ -18,7 +18,7 @@ CheckpointReader::CheckpointReader(comm::Context& ctx, const std::filesystem::pa
   } catch (const InputError& e) {
     // File's messages start with the path ("X is truncated or not an HDF5 file ..."): say what X is.
     const std::string what = e.what();
-    if (what.starts_with(path.string())) throw InputError("checkpoint " + what);
+    if (what.starts_with(path.string())) comm::rethrow_input(e, "checkpoint " + what);
     throw;
   }
   root_.emplace(file_->root());

@@ -143,6 +143,11 @@ void Dataset::require_type(ElementType want) const {
 
 // ---- File ---------------------------------------------------------------------------------
 
+int open_file_count() {
+  const ssize_t n = H5Fget_obj_count(H5F_OBJ_ALL, H5F_OBJ_FILE);
+  return n > 0 ? static_cast<int>(n) : 0;
+}
+
 File::File(comm::Context& ctx, const std::filesystem::path& path, Mode mode) : ctx_(&ctx), path_(path), mode_(mode) {
   detail::init_hdf5();
   const std::string file = path.string();
@@ -174,6 +179,8 @@ File::File(comm::Context& ctx, const std::filesystem::path& path, Mode mode) : c
         throw H5Error(fmt::format("HDF5: cannot create file {}: {}", file, stack));
       if (stack.find("signature") != std::string::npos || stack.find("truncated") != std::string::npos)
         throw InputError(fmt::format("{} is truncated or not an HDF5 file (HDF5: {})", file, stack));
+      if (stack.find("checksum") != std::string::npos)
+        throw InputError(fmt::format("{} is corrupted: its HDF5 metadata fails its checksum (HDF5: {})", file, stack));
       throw InputError(fmt::format("cannot open HDF5 file {} for {}: {}", file, mode_name(mode), stack));
     });
   } catch (...) {

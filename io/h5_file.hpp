@@ -84,6 +84,10 @@ class Dataset : public Object {
   void require_type(ElementType want) const;
 };
 
+// How many HDF5 files this process still has open (for the end of a failed run: files given
+// up with File::release() would be closed by HDF5 inside MPI_Finalize).
+int open_file_count();
+
 class File {
  public:
   // Collective over ctx.world(). Opening a missing file, one that is not HDF5 or is truncated

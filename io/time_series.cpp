@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "io/agree.hpp"
+#include "io/checked_io.hpp"
+#include "io/checksum.hpp"
 #include "io/h5_attribute.hpp"
 
 namespace tessera::io {
@@ -46,7 +48,9 @@ TimeSeries TimeSeries::create(const Group& g, std::string_view name, std::vector
                             "create time series", full, g.file_name()));
   Dataset ds(std::move(d), g.context(), g.file_name(), full);
   write_attribute(ds, kColumns, columns);
-  return TimeSeries(std::move(ds), std::move(columns), 0);
+  TimeSeries ts(std::move(ds), std::move(columns), 0);
+  ts.store_checksum(0);
+  return ts;
 }
 
 TimeSeries TimeSeries::open(const Group& g, std::string_view name) {
@@ -81,6 +85,19 @@ std::size_t TimeSeries::column_index(std::string_view column) const {
   return static_cast<std::size_t>(it - columns_.begin());
 }
 
+void TimeSeries::store_checksum(std::uint64_t sum) {
+  write_attribute(dataset_, kChecksumAttribute, sum);
+  write_attribute(dataset_, kChecksumAlgorithmAttribute, kChecksumAlgorithm);
+}
+
+std::uint64_t TimeSeries::current_checksum() const {
+  if (has_attribute(dataset_, kChecksumAttribute) && has_attribute(dataset_, kChecksumAlgorithmAttribute) &&
+      read_attribute<std::string>(dataset_, kChecksumAlgorithmAttribute) == kChecksumAlgorithm)
+    return read_attribute<std::uint64_t>(dataset_, kChecksumAttribute);
+  const std::vector<double> all = read();  // a series written before it carried a checksum
+  return checksum_local<double>(all, 0);
+}
+
 void TimeSeries::set_rows(std::int64_t rows) {
   const hsize_t dims[2] = {static_cast<hsize_t>(rows), columns_.size()};
   detail::check_status(H5Dset_extent(dataset_.id(), dims), "resize time series", dataset_.name(),
@@ -97,6 +114,7 @@ void TimeSeries::append(std::span<const double> row) {
   if (row.size() != columns_.size())  // the same on every rank: all callers pass the same row
     throw std::invalid_argument(fmt::format("time series {}: row of {} values, expected {} ({})", dataset_.name(),
                                             row.size(), columns_.size(), fmt::join(columns_, ", ")));
+  const std::uint64_t before = current_checksum();
   set_rows(rows_ + 1);
   Handle file_space(detail::check_id(H5Dget_space(dataset_.id()), "read the dataspace of", dataset_.name(),
                                      dataset_.file_name()));
@@ -115,13 +133,19 @@ void TimeSeries::append(std::span<const double> row) {
   Handle dxpl = collective_dxpl(dataset_);
   const herr_t rc = H5Dwrite(dataset_.id(), H5T_NATIVE_DOUBLE, mem_space, file_space, dxpl, row.data());
   agree_status(dataset_, rc, "append a row to time series");
+  // Every rank holds the row, so every rank adds the same term (io/checksum.hpp).
+  store_checksum(before + checksum_local<double>(row, (rows_ - 1) * static_cast<std::int64_t>(columns_.size())));
 }
 
 void TimeSeries::truncate(std::int64_t rows) {
   if (rows < 0 || rows > rows_)
     throw InputError(fmt::format("time series {} in {} has {} rows, cannot keep {}", dataset_.name(),
                                  dataset_.file_name(), rows_, rows));
-  if (rows < rows_) set_rows(rows);
+  if (rows < rows_) {
+    set_rows(rows);
+    const std::vector<double> kept = read();
+    store_checksum(checksum_local<double>(kept, 0));
+  }
 }
 
 std::int64_t TimeSeries::truncate_after(std::string_view column, double last) {

@@ -6,6 +6,9 @@
 // Collective: every rank calls append() with the same row; rank 0 writes it, the others
 // select nothing but take part in the collective extend and write.
 //
+// Integrity: the dataset carries a checksum (io/checked_io.hpp) kept current by append() and
+// truncate(), so io::verify_checksums checks a series like any other dataset.
+//
 // Restart: open() an existing series and keep appending. A run restarted from step s must
 // not keep rows written after s by the interrupted run: truncate(rows) or
 // truncate_after("step", s) drops them first.
@@ -54,6 +57,8 @@ class TimeSeries {
   TimeSeries(Dataset d, std::vector<std::string> columns, std::int64_t rows)
       : dataset_(std::move(d)), columns_(std::move(columns)), rows_(rows) {}
   void set_rows(std::int64_t rows);
+  void store_checksum(std::uint64_t sum);
+  std::uint64_t current_checksum() const;
 
   Dataset dataset_;
   std::vector<std::string> columns_;

@@ -57,8 +57,9 @@ export OMPI_MCA_btl_vader_single_copy_mechanism=none
 if [ "$mode" = demo ]; then
   deck=inputs/demo.toml
   if [ -f "$deck" ]; then
-    say "running: mpirun -np 2 $build/bin/tessera run $deck"
-    exec mpirun -np 2 "$build/bin/tessera" run "$deck"
+    # --overwrite: a second demo replaces the first one's outputs instead of being refused.
+    say "running: mpirun -np 2 $build/bin/tessera run $deck --overwrite"
+    exec mpirun -np 2 "$build/bin/tessera" run "$deck" --overwrite
   fi
   say "no solver deck yet: running mpirun -np 2 $build/bin/tessera info"
   exec mpirun -np 2 "$build/bin/tessera" info

@@ -64,6 +64,10 @@ struct SolverInfo {
   std::function<std::unique_ptr<Solver>(RunContext&)> create;
   // `tessera bench <name>`, when the solver has benchmarks (collective).
   std::function<BenchReport(comm::Context&, const BenchOptions&)> bench;
+  // Deck keys of the solver's own tables (dotted; a table name covers its keys) that a
+  // restart may change because they change how the run is computed or written, not what it
+  // computes. Every other key must equal the checkpoint's (app/restart_check.hpp).
+  std::vector<std::string> restart_may_change;
 };
 
 }  // namespace tessera

@@ -226,6 +226,10 @@ class Validator {
       case KeyType::floating:
         if (node.is_integer() || node.is_floating_point()) {
           const double x = *node.value<double>();  // integers promote to floats
+          if (!std::isfinite(x)) {  // inf passes every "> 0" check, nan every comparison
+            problems_.add(at, fmt::format("{} = {} must be a finite number", path, show(node)));
+            return std::nullopt;
+          }
           if (in_range(at, path, key, node, x)) return Value{x};
           return std::nullopt;
         }
@@ -288,7 +292,7 @@ class Validator {
       const bool numeric = integral || element.is_floating_point();
       const bool type_ok = key.type == KeyType::integer_array ? integral : numeric;
       const double x = numeric ? *element.value<double>() : 0.0;
-      if (type_ok && key.range.contains(x)) {
+      if (type_ok && std::isfinite(x) && key.range.contains(x)) {
         if (integral && key.type == KeyType::integer_array) ints.push_back(*element.value_exact<std::int64_t>());
         floats.push_back(x);
         continue;
@@ -301,6 +305,8 @@ class Validator {
         KeySpec element_key = key;
         element_key.type = key.type == KeyType::integer_array ? KeyType::integer : KeyType::floating;
         type_error(element_at, element_path, element_key, element);
+      } else if (!std::isfinite(x)) {
+        problems_.add(element_at, fmt::format("{} = {} must be a finite number", element_path, show(element)));
       } else {
         in_range(element_at, element_path, key, element, x);
       }

@@ -13,7 +13,7 @@
 #                  GPUs and tessera picks local_rank % GPUs (needed for CUDA IPC between ranks)
 #   LAUNCHER       auto (default: srun --mpi=pmix when Slurm has PMIx, else mpirun), srun, mpirun
 #   RESTART        auto (default: continue from the newest checkpoint in RUN_DIR if there is one),
-#                  never
+#                  never (start over: tessera's --overwrite deletes an earlier run's outputs in RUN_DIR)
 #   RESUBMIT       1: when a time-limit signal stopped the run, submit this job again (it will
 #                  continue from the checkpoint written on the signal); default 0
 #
@@ -48,6 +48,8 @@ args=(run "$deck" --set "run.output_dir=\"$run_dir\"")
 if [ "${RESTART:-auto}" = auto ] && ls "$run_dir"/checkpoints/checkpoint_*.h5 >/dev/null 2>&1; then
   args+=(--restart latest)
   echo "tessera-job: continuing from the newest checkpoint in $run_dir/checkpoints"
+elif [ "${RESTART:-auto}" = never ]; then
+  args+=(--overwrite)
 fi
 args+=("$@")
 

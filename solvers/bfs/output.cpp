@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "comm/collectives.hpp"
+#include "io/checked_io.hpp"
 #include "io/h5.hpp"
+#include "io/output_file.hpp"
 
 namespace tessera::bfs {
 namespace {
@@ -28,11 +30,12 @@ std::vector<std::string> search_columns() {
 }
 
 void BfsOutput::create(const GraphAttributes& graph) {
-  io::File file = io::File::create(ctx_, path_);
-  const io::Group root = file.root();
+  io::OutputFile file(ctx_, path_);
+  const io::Group& root = file.root();
   io::write_attribute(root, "solver", "bfs");
   write_graph_attributes(root, graph);
   io::TimeSeries::create(root, "searches", search_columns());
+  file.commit();
 }
 
 void BfsOutput::reopen(const GraphAttributes& graph, std::int64_t step) {
@@ -43,27 +46,29 @@ void BfsOutput::reopen(const GraphAttributes& graph, std::int64_t step) {
     create(graph);
     return;
   }
-  io::File file = io::File::open(ctx_, path_, io::Mode::read_write);
-  io::TimeSeries series = io::TimeSeries::open_or_create(file.root(), "searches", search_columns());
-  series.truncate_after("step", static_cast<double>(step));
+  // Every change is made to a copy, verified, then renamed over the file (io/output_file.hpp).
+  io::OutputFile file = io::OutputFile::modify(ctx_, path_);
+  io::TimeSeries::open_or_create(file.root(), "searches", search_columns())
+      .truncate_after("step", static_cast<double>(step));
+  file.commit();
 }
 
 void BfsOutput::append(std::int64_t step, const SearchResult& r, bool validated, const BfsTree* tree,
                        std::int64_t begin, std::int64_t n) {
-  io::File file = io::File::open(ctx_, path_, io::Mode::read_write);
-  const io::Group root = file.root();
-  io::TimeSeries series = io::TimeSeries::open(root, "searches");
-  series.append({static_cast<double>(step), static_cast<double>(r.root), r.seconds, static_cast<double>(r.input_edges),
+  io::OutputFile file = io::OutputFile::modify(ctx_, path_);
+  const io::Group& root = file.root();
+  io::TimeSeries::open(root, "searches").append({static_cast<double>(step), static_cast<double>(r.root), r.seconds, static_cast<double>(r.input_edges),
                  r.teps(), static_cast<double>(r.reached), static_cast<double>(r.depth),
                  static_cast<double>(r.top_down_levels), static_cast<double>(r.bottom_up_levels), validated ? 1.0 : 0.0});
   if (tree) {
     const io::Group g = root.require_group(fmt::format("trees/{:05d}", step - 1));
-    io::write_1d<std::int64_t>(g, "parent", tree->parent, begin, n);
-    io::write_1d<std::int32_t>(g, "level", tree->level, begin, n);
+    io::write_1d_checked<std::int64_t>(g, "parent", tree->parent, begin, n);
+    io::write_1d_checked<std::int32_t>(g, "level", tree->level, begin, n);
     io::write_attribute(g, "root", r.root);
     io::write_attribute(g, "seconds", r.seconds);
     io::write_attribute(g, "teps", r.teps());
   }
+  file.commit();
 }
 
 void BfsOutput::write_statistics(const std::vector<SearchResult>& results) {
@@ -73,17 +78,20 @@ void BfsOutput::write_statistics(const std::vector<SearchResult>& results) {
     time.push_back(r.seconds);
     nedge.push_back(static_cast<double>(r.input_edges));
   }
-  io::File file = io::File::open(ctx_, path_, io::Mode::read_write);
-  const io::Group g = file.root().require_group("statistics");
-  io::write_attribute(g, "nbfs", static_cast<std::int64_t>(results.size()));
-  const auto names = statistic_names();
-  const auto t = statistic_values(summarize(teps)), s = statistic_values(summarize(time)),
-             e = statistic_values(summarize(nedge));
-  for (std::size_t i = 0; i < names.size(); ++i) {
-    io::write_attribute(g, names[i] + "_TEPS", t[i]);
-    io::write_attribute(g, names[i] + "_time", s[i]);
-    io::write_attribute(g, names[i] + "_nedge", e[i]);
+  io::OutputFile file = io::OutputFile::modify(ctx_, path_);
+  {
+    const io::Group g = file.root().require_group("statistics");
+    io::write_attribute(g, "nbfs", static_cast<std::int64_t>(results.size()));
+    const auto names = statistic_names();
+    const auto t = statistic_values(summarize(teps)), s = statistic_values(summarize(time)),
+               e = statistic_values(summarize(nedge));
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      io::write_attribute(g, names[i] + "_TEPS", t[i]);
+      io::write_attribute(g, names[i] + "_time", s[i]);
+      io::write_attribute(g, names[i] + "_nedge", e[i]);
+    }
   }
+  file.commit();
 }
 
 }  // namespace tessera::bfs

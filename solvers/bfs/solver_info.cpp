@@ -48,6 +48,7 @@ SolverInfo solver_info() {
   info.schema = schema;
   info.create = [](RunContext& run) -> std::unique_ptr<Solver> { return std::make_unique<BfsSolver>(run); };
   info.bench = bench;
+  info.restart_may_change = {"bfs.trees", "bfs.validate", "bfs.algorithm", "bfs.alpha", "bfs.beta", "bfs.exchange", "bfs.hub_degree"};  // outputs and tuning, not physics
   return info;
 }
 

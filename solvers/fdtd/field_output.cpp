@@ -2,14 +2,15 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <optional>
 #include <algorithm>
 
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "core/error.hpp"
+#include "io/checked_io.hpp"
 #include "io/h5.hpp"
+#include "io/output_file.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -67,11 +68,10 @@ void FieldWriter::write(Stepper& stepper) {
   for (Series& s : series_) {
     const VolumeSpec& v = *s.spec;
     const std::filesystem::path final_path = file_for(v, step);
-    const std::filesystem::path tmp = final_path.string() + ".tmp";
     {
-      io::File f = io::File::create(ctx_, tmp);
-      std::optional<io::Group> root_holder(f.root());
-      const io::Group& root = *root_holder;
+      // Published only whole: written as final_path.tmp, read back and verified, renamed.
+      io::OutputFile f(ctx_, final_path);
+      const io::Group& root = f.root();
       const io::Box3 box{s.xdmf.samples, s.local_first, s.local_count};
       std::vector<float> dense(static_cast<std::size_t>(box.volume()));
       for (int c : v.components) {
@@ -84,7 +84,7 @@ void FieldWriter::write(Stepper& stepper) {
               const std::int64_t gk = v.region.lo[2] + (s.local_first[2] + k) * v.stride[2] - domain_.offset[2];
               dense[at++] = host[c][static_cast<std::size_t>(layout.at(gi, gj, gk))];
             }
-        io::write_3d<float>(root, kComponentName[c], dense, box, io::Strided3::dense(box.size));
+        io::write_3d_checked<float>(root, kComponentName[c], dense, box, io::Strided3::dense(box.size));
       }
       io::write_attribute(root, "step", step);
       io::write_attribute(root, "time", t);
@@ -93,12 +93,8 @@ void FieldWriter::write(Stepper& stepper) {
       io::write_attribute(root, "cell_size", std::vector<double>(model_.cell_size.begin(), model_.cell_size.end()));
       io::write_attribute(root, "first_cell", std::vector<std::int64_t>(v.region.lo.begin(), v.region.lo.end()));
       io::write_attribute(root, "stride", std::vector<std::int64_t>(v.stride.begin(), v.stride.end()));
-      root_holder.reset();  // close() insists that nothing of the file is still open
-      f.close();
+      f.commit();
     }
-    comm::agree(ctx_, [&] {
-      if (ctx_.is_root()) std::filesystem::rename(tmp, final_path);
-    });
     auto& steps = s.xdmf.steps;
     while (!steps.empty() && steps.back().step >= step) steps.pop_back();
     steps.push_back({step, t, final_path.filename().string()});
@@ -109,14 +105,7 @@ void FieldWriter::write(Stepper& stepper) {
 }
 
 void FieldWriter::write_xdmf(const Series& s) const {
-  const auto path = dir_ / (s.spec->name + ".xmf");
-  const auto tmp = path.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << xdmf_text(s.xdmf);
-    if (!out) throw std::runtime_error(fmt::format("cannot write the XDMF file '{}'", tmp));
-  }
-  std::filesystem::rename(tmp, path);
+  io::publish_text_file(dir_ / (s.spec->name + ".xmf"), xdmf_text(s.xdmf));
 }
 
 void FieldWriter::resume(std::int64_t step) {

@@ -2,6 +2,7 @@
 
 #include "comm/collectives.hpp"
 #include "io/h5.hpp"
+#include "io/output_file.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -18,10 +19,10 @@ ProbeLog::ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& 
 }
 
 void ProbeLog::start() {
-  io::File f = io::File::create(ctx_, file_);
+  io::OutputFile f(ctx_, file_);
   io::TimeSeries::create(f.root(), "energy", kEnergyColumns);
   if (columns_.size() > 2) io::TimeSeries::create(f.root(), "probes", columns_, 256);
-  f.close();
+  f.commit();
 }
 
 void ProbeLog::resume(std::int64_t step) {
@@ -31,11 +32,12 @@ void ProbeLog::resume(std::int64_t step) {
   });
   exists = comm::broadcast_value(ctx_, exists ? 1 : 0) != 0;
   if (!exists) return start();
-  io::File f = io::File::open(ctx_, file_, io::Mode::read_write);
+  // Every change is made to a copy, verified, then renamed over the file (io/output_file.hpp).
+  io::OutputFile f = io::OutputFile::modify(ctx_, file_);
   io::TimeSeries::open_or_create(f.root(), "energy", kEnergyColumns).truncate_after("step", double(step));
   if (columns_.size() > 2)
     io::TimeSeries::open_or_create(f.root(), "probes", columns_, 256).truncate_after("step", double(step));
-  f.close();
+  f.commit();
 }
 
 void ProbeLog::flush(Stepper& stepper) {
@@ -53,20 +55,24 @@ void ProbeLog::flush(Stepper& stepper) {
       rows[r * cols + static_cast<std::size_t>(mine[s])] = local[r * mine.size() + s];
   comm::allreduce_inplace(ctx_, std::span<double>(rows), comm::Op::sum);
 
-  io::File f = io::File::open(ctx_, file_, io::Mode::read_write);
-  io::TimeSeries ts = io::TimeSeries::open(f.root(), "probes");
-  std::vector<double> row(columns_.size());
-  for (std::size_t r = 0; r < steps.size(); ++r) {
-    row[0] = double(steps[r]);
-    row[1] = double(steps[r]) * dt_;
-    std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(r * cols), cols, row.begin() + 2);
-    ts.append(row);
+  io::OutputFile f = io::OutputFile::modify(ctx_, file_);
+  {
+    io::TimeSeries ts = io::TimeSeries::open(f.root(), "probes");
+    std::vector<double> row(columns_.size());
+    for (std::size_t r = 0; r < steps.size(); ++r) {
+      row[0] = double(steps[r]);
+      row[1] = double(steps[r]) * dt_;
+      std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(r * cols), cols, row.begin() + 2);
+      ts.append(row);
+    }
   }
+  f.commit();
 }
 
 void ProbeLog::append_energy(std::int64_t step, double time, double electric, double magnetic) {
-  io::File f = io::File::open(ctx_, file_, io::Mode::read_write);
+  io::OutputFile f = io::OutputFile::modify(ctx_, file_);
   io::TimeSeries::open(f.root(), "energy").append({double(step), time, electric, magnetic, electric + magnetic});
+  f.commit();
 }
 
 }  // namespace tessera::fdtd

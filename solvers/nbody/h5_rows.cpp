@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "io/checked_io.hpp"
 
 namespace tessera::nbody {
 namespace {
@@ -17,7 +18,7 @@ std::vector<To> convert(const std::vector<From>& in) {
 template <class T>
 void write_rows3(const io::Group& g, std::string_view name, std::span<const T> local, std::int64_t offset,
                  std::int64_t total) {
-  io::write_rows<T>(g, name, local, 3, offset, total);
+  io::write_rows_checked<T>(g, name, local, 3, offset, total);  // verified before the file is published
 }
 
 template <class T>

@@ -11,7 +11,8 @@
 
 namespace tessera::nbody {
 
-// Collective: rows [offset, offset + local.size() / 3) of a (total, 3) dataset of T.
+// Collective: rows [offset, offset + local.size() / 3) of a (total, 3) dataset of T, with its
+// checksum (io/checked_io.hpp).
 template <class T>
 void write_rows3(const io::Group& g, std::string_view name, std::span<const T> local, std::int64_t offset,
                  std::int64_t total);

@@ -15,6 +15,7 @@
 #include "core/log.hpp"
 #include "io/checkpoint.hpp"
 #include "io/h5.hpp"
+#include "io/output_file.hpp"
 #include "comm/host_threads.hpp"
 #include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/diagnostics.hpp"
@@ -222,13 +223,14 @@ class NbodySolver final : public Solver {
       exists = ctx_.is_root() && std::filesystem::exists(path);
       exists = comm::broadcast_value(ctx_, exists ? 1 : 0) == 1;
     }
-    io::File file = exists ? io::File::open(ctx_, path, io::Mode::read_write) : io::File::create(ctx_, path);
+    // A changed copy replaces the file only once verified (io/output_file.hpp).
+    io::OutputFile file = exists ? io::OutputFile::modify(ctx_, path) : io::OutputFile(ctx_, path);
     {
       io::TimeSeries series = io::TimeSeries::open_or_create(file.root(), "nbody", diagnostics_columns());
       if (!diagnostics_started_ && restarted_) series.truncate_after("step", static_cast<double>(restart_step_));
       series.append(row);
     }
-    file.close();
+    file.commit();
     diagnostics_started_ = true;
     measured_ = true;
   }

@@ -9,7 +9,9 @@
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "core/error.hpp"
+#include "io/checked_io.hpp"
 #include "io/h5.hpp"
+#include "io/output_file.hpp"
 #include "solvers/nbody/h5_rows.hpp"
 
 namespace tessera::nbody {
@@ -85,7 +87,6 @@ std::string snapshot_name(std::int64_t index) { return fmt::format("snapshot_{:0
 template <class T>
 void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const SnapshotInfo& info,
                     const HostBodies<T>& bodies, Range range, std::int64_t n_total) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
   const double box = box_size(ctx, bodies);
   const std::size_t n = bodies.size();
   std::vector<T> x(3 * n), v(3 * n), m(n);
@@ -96,24 +97,20 @@ void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const
     v[3 * i] = q.x, v[3 * i + 1] = q.y, v[3 * i + 2] = q.z;
     m[i] = p.w;
   }
+  // Published only whole: written as path.tmp, read back and verified, then renamed.
+  io::OutputFile file(ctx, path);
   {
-    io::File file = io::File::create(ctx, tmp);
-    {
-      const io::Group root = file.root();
-      write_header(root, n_total, info.time, box, sizeof(T) == 8);
-      write_units(root, info.units);
-      write_parameters(root, info);
-      const io::Group pt = root.create_group(fmt::format("PartType{}", kPartType));
-      write_rows3<T>(pt, "Coordinates", x, range.begin, n_total);
-      write_rows3<T>(pt, "Velocities", v, range.begin, n_total);
-      io::write_1d<T>(pt, "Masses", m, range.begin, n_total);
-      io::write_1d<std::uint64_t>(pt, "ParticleIDs", bodies.ids, range.begin, n_total);
-    }
-    file.close();
+    const io::Group& root = file.root();
+    write_header(root, n_total, info.time, box, sizeof(T) == 8);
+    write_units(root, info.units);
+    write_parameters(root, info);
+    const io::Group pt = root.create_group(fmt::format("PartType{}", kPartType));
+    write_rows3<T>(pt, "Coordinates", x, range.begin, n_total);
+    write_rows3<T>(pt, "Velocities", v, range.begin, n_total);
+    io::write_1d_checked<T>(pt, "Masses", m, range.begin, n_total);
+    io::write_1d_checked<std::uint64_t>(pt, "ParticleIDs", bodies.ids, range.begin, n_total);
   }
-  comm::agree(ctx, [&] {
-    if (ctx.is_root()) std::filesystem::rename(tmp, path);
-  });
+  file.commit();
 }
 
 template <class T>

@@ -2,6 +2,7 @@
 
 #include "comm/errors.hpp"
 #include "io/h5.hpp"
+#include "io/output_file.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera::scan {
@@ -9,10 +10,9 @@ namespace tessera::scan {
 std::filesystem::path write_result_file(comm::Context& ctx, const std::filesystem::path& dir, ScanJob& job,
                                         const ScanSetup& s, const RunRecord& record) {
   const std::filesystem::path final_path = dir / "scan.h5";
-  const std::filesystem::path tmp = dir / "scan.h5.tmp";
-  io::File file = io::File::create(ctx, tmp);
+  io::OutputFile file(ctx, final_path);  // published only once read back and verified
   {
-    const io::Group root = file.root();
+    const io::Group& root = file.root();
     job.write(root);
     io::write_attribute(root, "solver", "scan");
     io::write_attribute(root, "type", std::string(to_string(s.input_type)));
@@ -28,11 +28,7 @@ std::filesystem::path write_result_file(comm::Context& ctx, const std::filesyste
     io::write_attribute(root, "tessera_version", std::string(kVersion) + " (" + kGitCommit + ")");
     io::write_attribute(root, "deck", record.deck);
   }
-  file.close();
-  comm::agree(ctx, [&] {
-    if (ctx.is_root()) std::filesystem::rename(tmp, final_path);
-  });
-  return final_path;
+  return file.commit();
 }
 
 }  // namespace tessera::scan

@@ -7,6 +7,7 @@
 #include <optional>
 #include <tuple>
 
+#include "comm/errors.hpp"
 #include "core/error.hpp"
 #include "solvers/scan/input.hpp"
 #include "solvers/scan/local_scan.hpp"
@@ -67,8 +68,8 @@ std::pair<ValueType, std::int64_t> check_file_input(comm::Context& ctx, const de
   try {
     info = probe_dataset(ctx, in.file, in.dataset);
   } catch (const InputError& e) {  // the same on every rank (agreed by the io layer)
-    throw InputError(fmt::format("{} / {}: {}", deck.where("scan.input.file"), deck.where("scan.input.dataset"),
-                                 e.what()));
+    comm::rethrow_input(e, fmt::format("{} / {}: {}", deck.where("scan.input.file"), deck.where("scan.input.dataset"),
+                                       e.what()));
   }
   const std::string what = fmt::format("dataset {} in {}", in.dataset, in.file);
   if (info.extent.size() != 1)

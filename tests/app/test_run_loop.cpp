@@ -45,6 +45,7 @@ struct RunLoop : ::testing::Test {
   app::RunSummary run(const deck::Deck& d, const std::string& restart = "") {
     app::RunOptions opt;
     opt.restart = restart;
+    opt.overwrite = restart.empty();  // the tests rerun fresh runs into one directory
     return app::run_deck(context(), registry, d, opt);
   }
 

@@ -51,6 +51,7 @@ struct BfsRun : ::testing::Test {
   app::RunSummary run(const deck::Deck& d, const std::string& restart = "") {
     app::RunOptions o;
     o.restart = restart;
+    o.overwrite = restart.empty();  // the tests rerun fresh runs into one directory
     return app::run_deck(context(), registry, d, o);
   }
   std::filesystem::path output() const { return root / "out" / "bfs.h5"; }

@@ -77,6 +77,7 @@ inline deck::Deck load_deck(const std::filesystem::path& file, const std::string
 inline app::RunSummary run_deck(const deck::Deck& d, const std::string& restart = "") {
   app::RunOptions o;
   o.restart = restart;
+  o.overwrite = restart.empty();  // the tests rerun fresh runs into one directory
   return app::run_deck(context(), app::builtin_registry(), d, o);
 }
 

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Reliability of `tessera run` end to end (issue: nothing lost, nothing mixed). Each case
+# sets up a hostile-but-fair situation and checks what a user must be able to rely on:
+#   full disk during a checkpoint / a snapshot (an LD_PRELOAD shim makes a directory a small
+#   "disk"), two runs on one directory, a rerun into a used directory, --overwrite, a restart
+#   with changed physics, a damaged manifest, non-finite deck values, SIGTERM/SIGINT.
+# Usage: run_reliability.sh CASE TESSERA SHIM WORKDIR MPIEXEC "PREFLAGS" [PYTHON]
+set -uo pipefail
+case_name=$1 tessera=$2 shim=$3 work=$4 mpiexec=$5 preflags=$6 python=${7:-}
+rm -rf "$work" && mkdir -p "$work" && cd "$work" || exit 1
+
+fail() { echo "FAIL [$case_name]: $*" >&2; exit 1; }
+run() {  # run NP ARGS...: tessera through mpiexec; output in last.txt, exit code in $rc
+  local np=$1; shift
+  # shellcheck disable=SC2086
+  timeout 120 "$mpiexec" -n "$np" $preflags "$tessera" "$@" >last.txt 2>&1
+  rc=$?
+  echo "--- tessera $* (np $np): exit $rc"; cat last.txt
+}
+expect_rc() { [ "$rc" = "$1" ] || fail "expected exit $1, got $rc"; }
+expect_out() { grep -Eq -- "$1" last.txt || fail "output does not match '$1'"; }
+
+# A small N-body deck: 3 ranks' worth of bodies, a snapshot and a checkpoint every 10 steps.
+cat >deck.toml <<TOML
+[run]
+solver = "nbody"
+steps = 50
+output_dir = "$work/out"
+status_interval = 100.0
+[output]
+every = 10
+[diagnostics]
+every = 10
+[checkpoint]
+every = 10
+keep = 2
+[nbody]
+n = 6000
+ic = "plummer"
+seed = 7
+dt = 0.01
+eps = 0.02
+precision = "double"
+TOML
+
+# A final-named file must open and hold what it promises: every checkpoint restarts (that
+# verifies its checksums), every snapshot reads back with nonzero coordinates.
+check_final_files() {
+  local ck
+  for ck in out/checkpoints/checkpoint_*.h5; do
+    [ -e "$ck" ] || continue
+    rm -rf verify && mkdir verify
+    run 2 run deck.toml --backend cpu --restart "$ck" --set run.output_dir="$work/verify" --set run.steps=0 \
+      --set checkpoint.at_end=false --set output.at_end=false
+    expect_rc 0
+  done
+  if [ -n "$python" ]; then
+    "$python" - out <<'PY' || fail "a final-named snapshot is damaged"
+import glob, sys, h5py, numpy as np
+for f in sorted(glob.glob(sys.argv[1] + "/snapshot_*.h5")):
+    with h5py.File(f, "r") as h:
+        x = h["PartType1/Coordinates"][:]
+        assert x.shape[0] > 0 and np.all(np.isfinite(x)) and np.abs(x).sum() > 0, f
+        print("snapshot ok:", f)
+PY
+  fi
+}
+
+full_disk() {  # full_disk NP BYTES: the disk fills while the run writes
+  export TESSERA_FAKE_DISK_DIR=$work/out TESSERA_FAKE_DISK_BYTES=$2
+  LD_PRELOAD=$shim run "$1" run deck.toml --backend cpu
+  unset TESSERA_FAKE_DISK_DIR TESSERA_FAKE_DISK_BYTES
+  expect_rc 1
+  expect_out "error: .*(checkpoint_|snapshot_)[0-9]+\.h5"
+  grep -q "checkpoint written" last.txt || fail "no checkpoint was written before the disk filled (bytes too few?)"
+  ls -la out out/checkpoints
+  check_final_files
+}
+
+case $case_name in
+  full_disk_checkpoint_np3) full_disk 3 3200000 ;;
+  full_disk_checkpoint_np1) full_disk 1 3200000 ;;
+  full_disk_snapshot_np3)   full_disk 3 2000000 ;;
+  keep_survives_full_disk)
+    # Checkpoints 10 and 20 exist (keep = 2); the disk fills during 30: both survive whole.
+    # keep = 2: the disk fills during a later checkpoint; the two before it survive, whole
+    # (check_final_files restarts each), and the unfinished one never gets its final name.
+    full_disk 2 4200000
+    [ "$(ls out/checkpoints/checkpoint_*.h5 | wc -l)" -eq 2 ] || fail "expected the 2 newest checkpoints to survive"
+    ;;
+  two_runs_one_directory)
+    timeout 120 "$mpiexec" -n 2 $preflags "$tessera" run deck.toml --backend cpu --set run.steps=100000 \
+      --set output.every=0 --set diagnostics.every=0 --set checkpoint.every=0 >first.txt 2>&1 &
+    first=$!
+    for _ in $(seq 100); do [ -e out/tessera_run.toml ] && break; sleep 0.1; done
+    run 2 run deck.toml --backend cpu --overwrite
+    expect_rc 2
+    expect_out "is in use by another tessera run \(run .*pid [0-9]+"
+    pkill -TERM -f "tessera run deck.toml --backend cpu --set run.steps=100000" ; wait $first
+    ;;
+  rerun_used_directory)
+    run 2 run deck.toml --backend cpu --set run.steps=10
+    expect_rc 0
+    cp out/snapshot_0000.h5 out/snapshot_0099.h5  # a stale output a fresh run must not mix in
+    run 2 run deck.toml --backend cpu --set run.steps=10
+    expect_rc 2
+    expect_out "holds the outputs of an earlier run \(run .*solver nbody.*--restart latest.*--overwrite"
+    [ -e out/snapshot_0099.h5 ] || fail "a refused run deleted files"
+    run 2 run deck.toml --backend cpu --set run.steps=10 --overwrite
+    expect_rc 0
+    expect_out "--overwrite: deleted [0-9]+ file"
+    [ ! -e out/snapshot_0099.h5 ] || fail "--overwrite kept a stale output"
+    [ -e out/snapshot_0001.h5 ] || fail "the new run wrote no snapshot"
+    run 2 run deck.toml --backend cpu --restart latest --overwrite
+    expect_rc 2
+    expect_out "give one of the two"
+    ;;
+  restart_changed_physics)
+    run 2 run deck.toml --backend cpu --set run.steps=20
+    expect_rc 0
+    run 2 run deck.toml --backend cpu --restart latest --set nbody.dt=0.02 --set run.steps=30
+    expect_rc 2
+    expect_out "nbody.dt = 0.01 in the checkpoint, 0.02 now \(--set nbody.dt=0.02\)"
+    run 2 run deck.toml --backend cpu --restart latest --set run.steps=30 --set output.every=5
+    expect_rc 0
+    expect_out "restarted from .*checkpoint_00000020.h5 at step 20"
+    ;;
+  damaged_manifest)
+    [ -n "$python" ] || { echo "no python3 with h5py: skipped"; exit 77; }
+    run 1 run deck.toml --backend cpu --set run.steps=10
+    expect_rc 0
+    for edit in "step=-5" "format_version=0" "time=np.nan" "ranks=0"; do
+      cp out/checkpoints/checkpoint_00000010.h5 bad.h5
+      "$python" -c "import h5py, numpy as np; f = h5py.File('bad.h5', 'r+'); k, v = '$edit'.split('=', 1); \
+t = f['manifest'].attrs[k].dtype; f['manifest'].attrs[k] = np.array(eval(v)).astype(t)"
+      run 2 run deck.toml --backend cpu --restart bad.h5 --set run.steps=20
+      expect_rc 2
+      expect_out "bad.h5 has a damaged manifest: ${edit%%=*} = "
+    done
+    [ "$(ls out/checkpoints | wc -l)" -ge 1 ] || fail "refusals touched the output directory"
+    ;;
+  non_finite_values)
+    for kv in nbody.dt=inf nbody.total_mass=inf nbody.eps=inf nbody.dt=nan; do
+      run 2 run deck.toml --backend cpu --set "$kv"
+      expect_rc 2
+      expect_out "${kv%%=*} = (inf|nan) must be a finite number"
+      [ ! -e out ] || fail "a refused deck created the output directory"
+    done
+    ;;
+  stop_signal)
+    # To the ranks (as Slurm's --signal and scancel deliver it, and as mpirun forwards it): the
+    # job exits 0. To mpirun itself: the ranks still checkpoint and exit 0, but Open MPI's
+    # mpirun reports its own signal with exit 1, so only the checkpoint is checked there.
+    for target in ranks:TERM ranks:INT ranks:USR1 mpirun:TERM; do
+      sig=${target#*:}
+      rm -rf out
+      "$mpiexec" -n 2 $preflags "$tessera" run deck.toml --backend cpu --set run.steps=100000 \
+        --set output.every=0 --set checkpoint.every=0 >sig.txt 2>&1 &
+      job=$!
+      for _ in $(seq 300); do [ -e out/tessera_run.toml ] && break; sleep 0.1; done
+      sleep 1
+      if [ "${target%%:*}" = ranks ]; then pkill -$sig -P $job; else kill -$sig $job; fi
+      wait $job; rc=$?
+      echo "--- SIG$sig to ${target%%:*}: exit $rc"; cat sig.txt
+      [ "${target%%:*}" = mpirun ] || expect_rc 0
+      grep -Eq "continue with: tessera run deck.toml --set run.steps=100000 --set output.every=0 --set checkpoint.every=0 --backend cpu --restart latest" sig.txt ||
+        fail "the printed restart command drops the run's options"
+      ls out/checkpoints/checkpoint_*.h5 >/dev/null || fail "SIG$sig left no checkpoint"
+      grep -q "checkpoint written" sig.txt || fail "SIG$sig: no checkpoint written"
+    done
+    ;;
+  *) fail "unknown case" ;;
+esac
+echo "PASS [$case_name]"
