@@ -25,6 +25,9 @@ namespace tessera::app {
 namespace {
 
 std::string read_file(const std::string& path) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw InputError(fmt::format("cannot read the deck '{}': it is a directory, not a TOML file", path));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("cannot read the deck '{}': {}", path, std::strerror(errno)));
   std::ostringstream s;

@@ -6,6 +6,7 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -99,7 +100,9 @@ std::string utc_now() {
 
 }  // namespace
 
-RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& r) : ctx_(&ctx) {
+RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& r)
+    : ctx_(&ctx), output_dir_(r.output_dir), checkpoint_dir_(r.checkpoint_dir),
+      uncaught_at_start_(std::uncaught_exceptions()) {
   const std::string started = utc_now();
   const std::string host = host_name();
   io::agree_input(ctx, [&] {
@@ -109,6 +112,7 @@ RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const Run
                                    deck.where("run.output_dir")));
     if (r.restart && r.overwrite)
       throw InputError("--overwrite deletes the earlier run's outputs and --restart continues them: give one of the two");
+    created_output_dir_ = !r.output_dir.empty() && !fs::exists(r.output_dir);
     prepare_writable(r.output_dir, fmt::format("output directory (run.output_dir, {})", deck.where("run.output_dir")));
 
     // The lock: flock is released by the kernel when the process ends, however it ends, so a
@@ -134,6 +138,7 @@ RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const Run
     if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, who.data(), who.size(), 0) < 0)
       log::warn("could not record this run in {}: {}", lock.string(), std::strerror(errno));
 
+    created_checkpoint_dir_ = !fs::exists(r.checkpoint_dir);
     prepare_writable(r.checkpoint_dir, fmt::format("checkpoint directory ({})", deck.where("checkpoint.dir")));
 
     const std::vector<fs::path> earlier = earlier_outputs(r.output_dir, r.checkpoint_dir);
@@ -175,7 +180,23 @@ RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const Run
 }
 
 RunDirectory::~RunDirectory() {
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // closing the descriptor releases the flock
+  if (lock_fd_ < 0) return;  // not rank 0, or nothing was claimed
+  if (std::uncaught_exceptions() > uncaught_at_start_) {
+    // A failed start: undo what this class did, but only while nothing else is there.
+    std::error_code ec;
+    if (created_checkpoint_dir_ && fs::is_empty(checkpoint_dir_, ec)) fs::remove(checkpoint_dir_, ec);
+    std::vector<std::string> left;
+    for (const auto& e : fs::directory_iterator(output_dir_, ec)) left.push_back(e.path().filename().string());
+    const bool only_ours = std::all_of(left.begin(), left.end(), [](const std::string& n) {
+      return n == kRunLockFile || n == kRunManifestFile;
+    });
+    if (!ec && only_ours) {
+      fs::remove(output_dir_ / kRunManifestFile, ec);
+      fs::remove(output_dir_ / kRunLockFile, ec);  // still locked by us until the close below
+      if (created_output_dir_) fs::remove(output_dir_, ec);
+    }
+  }
+  ::close(lock_fd_);  // closing the descriptor releases the flock
 }
 
 }  // namespace tessera::app

@@ -32,7 +32,10 @@ class RunDirectory {
  public:
   // Collective (rank 0 does the file-system work; the outcome is agreed).
   RunDirectory(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& request);
-  ~RunDirectory();  // releases the lock
+  // Releases the lock. When the run fails before writing anything (an exception unwinds and
+  // the directory holds only what this class put there), removes those files and the
+  // directories it created, so a failed start leaves nothing behind.
+  ~RunDirectory();
   RunDirectory(const RunDirectory&) = delete;
   RunDirectory& operator=(const RunDirectory&) = delete;
 
@@ -42,6 +45,9 @@ class RunDirectory {
   comm::Context* ctx_;
   int lock_fd_ = -1;
   std::string run_id_;
+  std::filesystem::path output_dir_, checkpoint_dir_;
+  bool created_output_dir_ = false, created_checkpoint_dir_ = false;
+  int uncaught_at_start_ = 0;
 };
 
 // The names tessera gives the files of a run directory.

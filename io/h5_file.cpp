@@ -108,6 +108,11 @@ bool Group::exists(std::string_view path) const {
 Dataset Group::open_dataset(std::string_view path) const {
   const std::string full = path_of(path);
   if (!exists(full)) throw InputError(fmt::format("file {} has no dataset {}", file_name(), full));
+  {
+    Handle obj(detail::check_id(H5Oopen(id(), full.c_str(), H5P_DEFAULT), "open", full, file_name()));
+    if (H5Iget_type(obj) != H5I_DATASET)
+      throw InputError(fmt::format("{} in file {} is a group (or another object), not a dataset", full, file_name()));
+  }
   Handle d(detail::check_id(H5Dopen2(id(), full.c_str(), H5P_DEFAULT), "open dataset", full, file_name()));
   return Dataset(std::move(d), context(), file_name(), full);
 }

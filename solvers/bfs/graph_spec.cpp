@@ -60,6 +60,9 @@ GraphSpec graph_spec_from_deck(const deck::Config& deck) {
                                    source));
     if (!std::filesystem::exists(g.file))
       throw InputError(fmt::format("{}: the graph file '{}' does not exist", deck.where("bfs.graph.file"), g.file));
+    if (!std::filesystem::is_regular_file(g.file))
+      throw InputError(fmt::format("{}: the graph file '{}' is not a regular file (a directory?)",
+                                   deck.where("bfs.graph.file"), g.file));
   }
   return g;
 }

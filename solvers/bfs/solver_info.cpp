@@ -48,7 +48,8 @@ SolverInfo solver_info() {
   info.schema = schema;
   info.create = [](RunContext& run) -> std::unique_ptr<Solver> { return std::make_unique<BfsSolver>(run); };
   info.bench = bench;
-  info.restart_may_change = {"bfs.trees", "bfs.validate", "bfs.algorithm", "bfs.alpha", "bfs.beta", "bfs.exchange", "bfs.hub_degree"};  // outputs and tuning, not physics
+  // Outputs and tuning: they change how the run is computed or written, not what it computes.
+  info.restart_may_change = {"bfs.trees", "bfs.validate", "bfs.algorithm", "bfs.alpha", "bfs.beta", "bfs.exchange", "bfs.hub_degree"};
   return info;
 }
 

@@ -14,7 +14,8 @@ SolverInfo solver_info() {
   info.schema = [] { return schema(); };
   info.create = [](RunContext& run) -> std::unique_ptr<Solver> { return std::make_unique<FdtdSolver>(run); };
   info.bench = [](comm::Context& ctx, const BenchOptions& o) { return bench(ctx, o); };
-  info.restart_may_change = {"fdtd.volume", "fdtd.probes"};  // outputs and tuning, not physics
+  // Outputs, and the process grid (checkpoints restart on any decomposition).
+  info.restart_may_change = {"fdtd.volume", "fdtd.probes", "fdtd.ranks"};
   return info;
 }
 

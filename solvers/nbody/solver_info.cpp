@@ -14,7 +14,8 @@ SolverInfo solver_info() {
   info.schema = nbody_schema;
   info.create = [](RunContext& run) { return make_nbody_solver(run); };
   info.bench = run_nbody_bench;
-  info.restart_may_change = {"nbody.units", "nbody.cuda"};  // outputs and tuning, not physics
+  // Outputs and tuning: they change how the run is computed or written, not what it computes.
+  info.restart_may_change = {"nbody.units", "nbody.cuda"};
   return info;
 }
 

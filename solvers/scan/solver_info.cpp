@@ -14,7 +14,8 @@ SolverInfo solver_info() {
   info.schema = scan_schema;
   info.create = [](RunContext& run) { return make_scan_solver(run); };
   info.bench = bench_scan;
-  info.restart_may_change = {"scan.verify", "scan.verify_windows", "scan.variant", "scan.write_input"};  // outputs and tuning, not physics
+  // Outputs and tuning: they change how the run is computed or written, not what it computes.
+  info.restart_may_change = {"scan.verify", "scan.verify_windows", "scan.variant", "scan.write_input"};
   return info;
 }
 

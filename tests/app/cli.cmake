@@ -11,6 +11,8 @@ tessera_add_cli_test(cli_bad_backend NP 2 COMMAND ${tessera_exe} run ${deck_dir}
 # Deck errors: reported once (by rank 0) with file and line, exit code 2 on every rank.
 tessera_add_cli_test(cli_missing_deck NP 2 COMMAND ${tessera_exe} run no_such_deck.toml EXPECT_CODE 2
                      EXPECT_REGEX "cannot read the deck 'no_such_deck.toml'" MAX_SECONDS 20)
+tessera_add_cli_test(cli_deck_is_directory NP 2 COMMAND ${tessera_exe} run ${deck_dir} EXPECT_CODE 2
+                     EXPECT_REGEX "cannot read the deck '.*decks': it is a directory" MAX_SECONDS 20)
 tessera_add_cli_test(cli_unknown_solver NP 2 COMMAND ${tessera_exe} run ${deck_dir}/unknown_solver.toml EXPECT_CODE 2
                      EXPECT_REGEX "unknown_solver.toml:2.*nbodyy" MAX_SECONDS 20)
 tessera_add_cli_test(cli_unknown_bench COMMAND ${tessera_exe} bench nosuch EXPECT_CODE 2

@@ -82,6 +82,7 @@ class Hashwalk : public Solver {
 inline SolverInfo hashwalk_info(std::shared_ptr<HashwalkProbe> probe) {
   SolverInfo info;
   info.name = "hashwalk";
+  info.restart_may_change = {"hashwalk.signal_at"};  // the test's stop request, not physics
   info.description = "test solver: mixes 64-bit words with their global sum";
   info.format_version = 1;
   info.schema = [] {

@@ -12,7 +12,7 @@ import numpy as np
 
 tessera, deck, workdir = sys.argv[1:4]
 os.makedirs(workdir, exist_ok=True)
-subprocess.run([tessera, "run", deck, "--set", "run.output_dir=out"], cwd=workdir, check=True)
+subprocess.run([tessera, "run", deck, "--set", "run.output_dir=out", "--overwrite"], cwd=workdir, check=True)
 
 with h5py.File(os.path.join(workdir, "out", "snapshot_0001.h5"), "r") as f:
     h = f["Header"].attrs

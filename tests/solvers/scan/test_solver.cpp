@@ -155,9 +155,9 @@ TEST_F(ScanSolverTest, RestartEqualsTheUninterruptedRun) {
   EXPECT_EQ(read_all<std::int64_t>(root / "again" / "scan.h5", "scan"), uninterrupted);
 
   expect_input_error([&] { run(deck(tables, {"scan.input.seed=4", "run.steps=3"}, "other"), first.last_checkpoint.string()); },
-                     "restart with the same input");
+                     "scan.input.seed = 3 in the checkpoint, 4 now");  // app/restart_check
   expect_input_error([&] { run(deck(tables, {"scan.mode=\"exclusive\"", "run.steps=3"}, "other"), first.last_checkpoint.string()); },
-                     "mode inclusive");
+                     "scan.mode = 'inclusive' in the checkpoint, 'exclusive' now");
 }
 
 TEST_F(ScanSolverTest, BadDecksAndInputsNameTheKey) {
