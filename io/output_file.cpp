@@ -13,6 +13,15 @@
 #include "io/verify.hpp"
 
 namespace tessera::io {
+namespace {
+
+// The one message of every failed publication: the file, the cause, and the space left.
+std::string not_published(const std::filesystem::path& path, std::string_view cause) {
+  return fmt::format("writing {} failed, the file was not published: {}; {}", path.string(), cause,
+                     free_space_note(path));
+}
+
+}  // namespace
 
 std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
   std::filesystem::path tmp = final_path;
@@ -57,8 +66,7 @@ void publish_text_file(const std::filesystem::path& path, std::string_view text)
   }
   const std::string cause = err ? std::strerror(err) : ec.message();
   std::filesystem::remove(tmp, ec);
-  throw std::runtime_error(fmt::format("writing {} failed, the file was not published: {}; {}", path.string(), cause,
-                                       free_space_note(path)));
+  throw std::runtime_error(not_published(path, cause));
 }
 
 OutputFile::OutputFile(comm::Context& ctx, std::filesystem::path final_path)
@@ -116,14 +124,12 @@ void OutputFile::close_on_all_ranks() {
     f.flush();
   } catch (const std::exception& e) {
     f.release();
-    throw std::runtime_error(fmt::format("writing {} failed, the file was not published: {}; {}", final_.string(),
-                                         e.what(), free_space_note(final_)));
+    throw std::runtime_error(not_published(final_, e.what()));
   }
   try {
     f.close();  // gives the id up before H5Fclose, so a failed close leaves nothing to close
   } catch (const std::exception& e) {
-    throw std::runtime_error(fmt::format("writing {} failed, the file was not published: {}; {}", final_.string(),
-                                         e.what(), free_space_note(final_)));
+    throw std::runtime_error(not_published(final_, e.what()));
   }
 }
 
@@ -157,8 +163,7 @@ std::filesystem::path OutputFile::commit(const std::function<void(const Group&)>
     file_.reset();
     committed_ = true;  // nothing left to discard
     throw comm::CollectiveError(e.failed_rank(), ExitCode::runtime_error,
-                                fmt::format("writing {} failed, the file was not published: {}; {}", final_.string(),
-                                            e.what(), free_space_note(final_)));
+                                not_published(final_, e.what()));
   }
   committed_ = true;
   return final_;
