@@ -123,6 +123,11 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   log::info("tessera {} (commit {}): solver {}, {} rank(s), backend {}, transport {} ({})", kVersion, kGitCommit,
             info->name, ctx.size(), to_string(backend), comm::to_string(transport.transport->kind()), transport.reason);
 
+  // Refuse a deck that cannot fit before the solver loops over or allocates its input.
+  if (info->memory)
+    if (const auto need = info->memory(deck, backend))
+      comm::require_memory(ctx, backend == Backend::cuda, need->per_rank, deck.describe(need->key));
+
   RunContext run{ctx, backend, *transport.transport, deck, output_dir};
   std::unique_ptr<Solver> solver;
   comm::agree(ctx, [&] { solver = info->create(run); });

@@ -103,6 +103,16 @@ std::string utc_now() {
 RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& r)
     : ctx_(&ctx), output_dir_(r.output_dir), checkpoint_dir_(r.checkpoint_dir),
       uncaught_at_start_(std::uncaught_exceptions()) {
+  try {
+    claim(ctx, deck, r);
+  } catch (...) {
+    undo_failed_start();  // no destructor runs for an object whose constructor threw
+    if (lock_fd_ >= 0) ::close(lock_fd_);
+    throw;
+  }
+}
+
+void RunDirectory::claim(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& r) {
   const std::string started = utc_now();
   const std::string host = host_name();
   io::agree_input(ctx, [&] {
@@ -168,6 +178,7 @@ RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const Run
         "{}solver = \"{}\"\nranks = {}\nrestart = {}\ncommand = \"{}\"\n",
         who, r.solver, ctx.size(), r.restart ? "true" : "false", r.command_line);
     io::publish_text_file(r.output_dir / kRunManifestFile, manifest);
+    wrote_manifest_ = true;
   });
   comm::broadcast(ctx, run_id_);
   // Every rank must see the directories (a node-local path would not be shared).
@@ -180,23 +191,25 @@ RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const Run
 }
 
 RunDirectory::~RunDirectory() {
-  if (lock_fd_ < 0) return;  // not rank 0, or nothing was claimed
-  if (std::uncaught_exceptions() > uncaught_at_start_) {
-    // A failed start: undo what this class did, but only while nothing else is there.
-    std::error_code ec;
-    if (created_checkpoint_dir_ && fs::is_empty(checkpoint_dir_, ec)) fs::remove(checkpoint_dir_, ec);
-    std::vector<std::string> left;
-    for (const auto& e : fs::directory_iterator(output_dir_, ec)) left.push_back(e.path().filename().string());
-    const bool only_ours = std::all_of(left.begin(), left.end(), [](const std::string& n) {
-      return n == kRunLockFile || n == kRunManifestFile;
-    });
-    if (!ec && only_ours) {
-      fs::remove(output_dir_ / kRunManifestFile, ec);
-      fs::remove(output_dir_ / kRunLockFile, ec);  // still locked by us until the close below
-      if (created_output_dir_) fs::remove(output_dir_, ec);
-    }
-  }
-  ::close(lock_fd_);  // closing the descriptor releases the flock
+  if (std::uncaught_exceptions() > uncaught_at_start_) undo_failed_start();
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // closing the descriptor releases the flock
+}
+
+// A failed start: undo what this class did (rank 0 did it all), but only while nothing else
+// is there.
+void RunDirectory::undo_failed_start() {
+  std::error_code ec;
+  if (created_checkpoint_dir_ && fs::is_empty(checkpoint_dir_, ec)) fs::remove(checkpoint_dir_, ec);
+  if (lock_fd_ < 0 && !created_output_dir_) return;
+  std::vector<std::string> left;
+  for (const auto& e : fs::directory_iterator(output_dir_, ec)) left.push_back(e.path().filename().string());
+  const bool only_ours = std::all_of(left.begin(), left.end(), [&](const std::string& n) {
+    return (n == kRunLockFile && lock_fd_ >= 0) || (n == kRunManifestFile && wrote_manifest_);
+  });
+  if (ec || !only_ours) return;
+  if (wrote_manifest_) fs::remove(output_dir_ / kRunManifestFile, ec);
+  if (lock_fd_ >= 0) fs::remove(output_dir_ / kRunLockFile, ec);  // still ours until the descriptor closes
+  if (created_output_dir_) fs::remove(output_dir_, ec);
 }
 
 }  // namespace tessera::app

@@ -42,11 +42,14 @@ class RunDirectory {
   const std::string& run_id() const { return run_id_; }
 
  private:
+  void claim(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& request);
+  void undo_failed_start();
+
   comm::Context* ctx_;
   int lock_fd_ = -1;
   std::string run_id_;
   std::filesystem::path output_dir_, checkpoint_dir_;
-  bool created_output_dir_ = false, created_checkpoint_dir_ = false;
+  bool created_output_dir_ = false, created_checkpoint_dir_ = false, wrote_manifest_ = false;
   int uncaught_at_start_ = 0;
 };
 

@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "comm/context.hpp"
+#include "comm/memory.hpp"
 #include "comm/transport.hpp"
 #include "core/backend.hpp"
 #include "core/deck/config.hpp"
@@ -56,6 +58,13 @@ class Solver {
   virtual void summary() {}  // final report on rank 0 (after the loop)
 };
 
+// The memory one rank needs for a deck, as a function of the rank count, and the deck key
+// whose value sets the size (named when the run cannot fit; comm/memory.hpp).
+struct MemoryEstimate {
+  std::string key;
+  comm::MemoryModel per_rank;
+};
+
 struct SolverInfo {
   std::string name;
   std::string description;
@@ -68,6 +77,9 @@ struct SolverInfo {
   // restart may change because they change how the run is computed or written, not what it
   // computes. Every other key must equal the checkpoint's (app/restart_check.hpp).
   std::vector<std::string> restart_may_change;
+  // Checked before the solver is created; absent when the size is only known from an input
+  // file (the solver then checks when it has read the size).
+  std::function<std::optional<MemoryEstimate>(const deck::Deck&, Backend)> memory;
 };
 
 }  // namespace tessera

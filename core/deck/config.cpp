@@ -105,6 +105,13 @@ std::string Config::where(std::string_view key) const {
   return it != values_.end() ? it->second.origin : source_name_ + " (not set)";
 }
 
+std::string Config::describe(std::string_view key) const {
+  spec_of(key);
+  const auto it = values_.find(key);
+  if (it == values_.end()) return fmt::format("{} ({})", absolute(key), where(key));
+  return fmt::format("{} = {} ({})", absolute(key), to_toml_literal(it->second.value), it->second.origin);
+}
+
 const Schema& Deck::schema() const {
   if (!schema_) caller_bug("schema() of an empty Deck");
   return *schema_;

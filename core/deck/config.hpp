@@ -46,6 +46,8 @@ class Config {
   // Where a key's value came from, for messages raised after validation: "demo.toml:5",
   // "--set nbody.dt=0.2", or "demo.toml (default)".
   std::string where(std::string_view key) const;
+  // The key, its value and where it came from: "nbody.n = 4096 (demo.toml:5)".
+  std::string describe(std::string_view key) const;
 
   // For an element of an array of tables: its name in messages ("fdtd.source[1]") and where
   // its [[...]] header is ("demo.toml:14"). Empty name and the source name for the whole deck.

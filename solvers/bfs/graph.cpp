@@ -447,4 +447,9 @@ LocalGraph build_serial_graph(std::int64_t n, std::span<const Edge> edges) {
                          : build_typed<std::int64_t>(nullptr, source, part, 0, kChunk, 0);
 }
 
+comm::MemoryNeed graph_memory(double vertices, double edges, double ranks, bool cuda) {
+  const double host = 2 * edges / ranks * 8 + vertices / ranks * 16;
+  return {host, cuda ? 2 * edges / ranks * 4 + vertices / 8 : 0};
+}
+
 }  // namespace tessera::bfs

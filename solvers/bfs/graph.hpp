@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "comm/context.hpp"
+#include "comm/memory.hpp"
 #include "solvers/bfs/edge_source.hpp"
 #include "solvers/bfs/host_array.hpp"
 #include "solvers/bfs/partition.hpp"
@@ -56,5 +57,11 @@ void narrow_columns(const LocalGraph& g, std::int64_t first, std::span<std::uint
 
 // The whole graph on one process (for references in tests and the serial search).
 LocalGraph build_serial_graph(std::int64_t n, std::span<const Edge> edges);
+
+// At least what one rank of `ranks` holds for a graph of `vertices` and `edges` input edges:
+// the CSR columns (each edge twice, 8-byte ids, repeats kept until the rows are built) and two
+// 8-byte numbers per owned vertex; the cuda backend adds 32-bit columns and a bitmap of all
+// vertices on the GPU. Used before a graph is built (comm::require_memory).
+comm::MemoryNeed graph_memory(double vertices, double edges, double ranks, bool cuda);
 
 }  // namespace tessera::bfs

@@ -13,6 +13,7 @@
 #include "comm/collectives.hpp"
 #include "core/error.hpp"
 #include "io/agree.hpp"
+#include "solvers/bfs/graph.hpp"
 #include "solvers/bfs/text_slice.hpp"
 
 namespace tessera::bfs {
@@ -135,6 +136,12 @@ std::int64_t line_of_entry(const TextSlice& slice, std::int64_t k) {
   return c.number();
 }
 
+// A file's graph is checked against the host memory of the ranks before its rows are built.
+void require_graph_memory(comm::Context& ctx, std::int64_t vertices, std::int64_t edges, const std::string& where) {
+  const double n = static_cast<double>(vertices), m = static_cast<double>(edges);
+  comm::require_memory(ctx, false, [=](double ranks) { return graph_memory(n, m, ranks, false); }, where);
+}
+
 }  // namespace
 
 FileGraph read_matrix_market(comm::Context& ctx, const std::filesystem::path& path) {
@@ -149,6 +156,7 @@ FileGraph read_matrix_market(comm::Context& ctx, const std::filesystem::path& pa
   h = {wire[0], wire[1], wire[2], static_cast<Field>(wire[3]), wire[4] != 0, wire[5], wire[6]};
 
   const TextSlice slice = read_text_slice(ctx, path, h.data_begin, h.size_line + 1);
+  require_graph_memory(ctx, h.rows, h.entries, fmt::format("{}: {} rows and {} entries in the header", file, h.rows, h.entries));
   FileGraph g;
   g.vertices = h.rows;
   io::agree_input(ctx, [&] {
@@ -227,6 +235,10 @@ FileGraph read_edge_list(comm::Context& ctx, const std::filesystem::path& path, 
   });
   g.vertices = vertices > 0 ? vertices : comm::allreduce(ctx, largest, comm::Op::max) + 1;
   const std::int64_t total = comm::allreduce(ctx, static_cast<std::int64_t>(g.edges.size()), comm::Op::sum);
+  require_graph_memory(ctx, g.vertices, total,
+                       vertices > 0 ? fmt::format("{}: {} vertices", file, vertices)
+                                    : fmt::format("{}: the largest vertex id, {}, means {} vertices", file,
+                                                  g.vertices - 1 + index_base, g.vertices));
   g.description = fmt::format("edge list {}: {} vertices, {} edges", file, g.vertices, total);
   return g;
 }

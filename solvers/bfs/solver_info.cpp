@@ -1,10 +1,25 @@
 #include "solvers/bfs/solver_info.hpp"
 
+#include <cmath>
+
 #include "solvers/bfs/algorithm.hpp"
 #include "solvers/bfs/bfs_solver.hpp"
 #include "solvers/bfs/graph_spec.hpp"
 
 namespace tessera::bfs {
+namespace {
+
+// A Kronecker graph's size follows from the deck; a file's is checked when it is read.
+std::optional<MemoryEstimate> memory(const deck::Deck& d, Backend backend) {
+  if (d.get_string("bfs.graph.source") != "kronecker") return std::nullopt;
+  const double vertices = std::ldexp(1.0, static_cast<int>(d.get_int("bfs.graph.scale")));
+  const double edges = vertices * static_cast<double>(d.get_int("bfs.graph.edgefactor"));
+  const bool cuda = backend == Backend::cuda;
+  return MemoryEstimate{"bfs.graph.scale",
+                        [=](double ranks) { return graph_memory(vertices, edges, ranks, cuda); }};
+}
+
+}  // namespace
 
 deck::Schema schema() {
   deck::Schema s;
@@ -50,6 +65,7 @@ SolverInfo solver_info() {
   info.bench = bench;
   // Outputs and tuning: they change how the run is computed or written, not what it computes.
   info.restart_may_change = {"bfs.trees", "bfs.validate", "bfs.algorithm", "bfs.alpha", "bfs.beta", "bfs.exchange", "bfs.hub_degree"};
+  info.memory = memory;
   return info;
 }
 

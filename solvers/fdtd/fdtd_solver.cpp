@@ -18,8 +18,13 @@ const char* face_name(FaceKind f) { return f == FaceKind::pec ? "pec" : f == Fac
 }  // namespace
 
 FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(model_from_deck(run.deck)) {
-  decomp_ = std::make_unique<comm::CartDecomposition>(
-      ctx_, model_.cells, model_.ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});
+  try {
+    decomp_ = std::make_unique<comm::CartDecomposition>(
+        ctx_, model_.cells, model_.ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});
+  } catch (const InputError& e) {
+    // The same on every rank (a function of the deck and the rank count): name the key.
+    throw comm::AgreedInputError(0, fmt::format("{}: {}", run.deck.describe("fdtd.ranks"), e.what()));
+  }
   const LocalDomain domain = local_domain(*decomp_);
   std::unique_ptr<Engine> engine;
   // One rank may fail alone here (device memory): agree before the collective halo set-up.

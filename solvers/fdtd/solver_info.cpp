@@ -3,8 +3,26 @@
 #include "solvers/fdtd/bench.hpp"
 #include "solvers/fdtd/fdtd_solver.hpp"
 #include "solvers/fdtd/schema.hpp"
+#include "solvers/fdtd/yee.hpp"
 
 namespace tessera::fdtd {
+namespace {
+
+// Per cell a rank holds six float field components and a material index: on the host for the
+// cpu backend, on the GPU for cuda (whose host keeps the material map it uploads).
+std::optional<MemoryEstimate> memory(const deck::Deck& d, Backend backend) {
+  double cells = 1;
+  for (const std::int64_t c : d.get_int_array("fdtd.cells")) cells *= static_cast<double>(c);
+  const bool cuda = backend == Backend::cuda;
+  const double per_cell = 6 * sizeof(float) + sizeof(MaterialIndex);
+  return MemoryEstimate{"fdtd.cells", [=](double ranks) {
+                          const double local = cells / ranks;
+                          return comm::MemoryNeed{local * (cuda ? sizeof(MaterialIndex) : per_cell),
+                                                  cuda ? local * per_cell : 0};
+                        }};
+}
+
+}  // namespace
 
 SolverInfo solver_info() {
   SolverInfo info;
@@ -16,6 +34,7 @@ SolverInfo solver_info() {
   info.bench = [](comm::Context& ctx, const BenchOptions& o) { return bench(ctx, o); };
   // Outputs, and the process grid (checkpoints restart on any decomposition).
   info.restart_may_change = {"fdtd.volume", "fdtd.probes", "fdtd.ranks"};
+  info.memory = memory;
   return info;
 }
 

@@ -13,6 +13,7 @@
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
 #include "solvers/nbody/h5_rows.hpp"
+#include "solvers/nbody/memory.hpp"
 
 namespace tessera::nbody {
 namespace {
@@ -117,7 +118,13 @@ template <class T>
 SnapshotData<T> read_snapshot(comm::Context& ctx, const std::filesystem::path& path, int part_type,
                               std::string_view where) {
   SnapshotData<T> out;
-  const io::File file = io::File::open(ctx, path);
+  const io::File file = [&] {
+    try {
+      return io::File::open(ctx, path);
+    } catch (const InputError& e) {
+      comm::rethrow_input(e, fmt::format("{}: {}", where, e.what()));  // name the key that asked for it
+    }
+  }();
   const io::Group root = file.root();
   const std::string group = fmt::format("PartType{}", part_type);
   const std::string file_name = path.string();
@@ -133,6 +140,9 @@ SnapshotData<T> read_snapshot(comm::Context& ctx, const std::filesystem::path& p
     throw InputError(fmt::format("{}: /{}/Coordinates in {} has shape [{}], expected (N, 3) with N >= 1", where,
                                  group, file_name, fmt::join(shape, ", ")));
   out.n_total = shape[0];
+  comm::require_memory(
+      ctx, false, [n = double(out.n_total)](double ranks) { return bodies_memory<T>(n, ranks, false); },
+      fmt::format("{}: snapshot {} holds {} bodies", where, file_name, out.n_total));
   if (io::dataset_extent(pt, "Velocities") != shape)
     throw InputError(fmt::format("{}: /{}/Velocities in {} does not match Coordinates ({} rows)", where, group,
                                  file_name, out.n_total));

@@ -7,9 +7,18 @@
  * names, as MPI-IO and HDF5 call them) that would make the files below it hold more than
  * TESSERA_FAKE_DISK_BYTES bytes fails with ENOSPC and writes nothing, as a full disk does.
  * Usage is the sum of the files' sizes, recomputed at each write, so ranks in separate
- * processes see one shared disk. Writes elsewhere are passed through untouched. */
+ * processes see one shared disk. Writes elsewhere are passed through untouched.
+ *
+ *   TESSERA_FAKE_DISK_RANK=0   the disk is full only for the MPI rank named (Open MPI's
+ *                              OMPI_COMM_WORLD_RANK), as when one rank hits its quota or
+ *                              `ulimit -f`: the other ranks' writes go through.
+ *   TESSERA_FAKE_READONLY_DIR=/abs/dir   the directory (and all below it) is read-only, as a
+ *                              read-only mount is even for root: opening a file there for
+ *                              writing, creating one or a directory fails with EROFS. */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <fcntl.h>
+#include <stdarg.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
@@ -28,8 +37,36 @@ static const char* disk_dir(void) {
 
 static long long capacity(void) {
   const char* c = getenv("TESSERA_FAKE_DISK_BYTES");
-  return c ? atoll(c) : -1;
+  if (!c) return -1;
+  const char* only = getenv("TESSERA_FAKE_DISK_RANK");
+  const char* rank = getenv("OMPI_COMM_WORLD_RANK");
+  if (only && *only && (!rank || strcmp(only, rank) != 0)) return -1; /* another rank: not full */
+  return atoll(c);
 }
+
+/* 1 when `path` (absolute or relative to the working directory) is `dir` or below it. */
+static int below(const char* dir, const char* path) {
+  char abs[2 * PATH_MAX + 2];
+  if (path[0] == '/') {
+    snprintf(abs, sizeof abs, "%s", path);
+  } else {
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd)) return 0;
+    snprintf(abs, sizeof abs, "%s/%s", cwd, path);
+  }
+  const size_t dlen = strlen(dir);
+  return strncmp(abs, dir, dlen) == 0 && (abs[dlen] == '/' || abs[dlen] == '\0');
+}
+
+/* -1 (EROFS) when `path` is below the read-only directory and the call would change it. */
+static int read_only(const char* path, int writes) {
+  const char* dir = getenv("TESSERA_FAKE_READONLY_DIR");
+  if (!writes || !dir || !*dir || !path || !below(dir, path)) return 0;
+  errno = EROFS;
+  return -1;
+}
+
+static int open_writes(int flags) { return (flags & (O_WRONLY | O_RDWR | O_CREAT | O_TRUNC)) != 0; }
 
 /* The sum of the sizes of the regular files below `dir`. */
 static long long usage(const char* dir) {
@@ -116,4 +153,78 @@ ssize_t pwritev64(int fd, const struct iovec* iov, int n, off_t off) {
   REAL("pwritev64", ssize_t, int, const struct iovec*, int, off_t);
   if (check_room(fd, (long long)off, iov_bytes(iov, n))) return -1;
   return real(fd, iov, n, off);
+}
+
+/* The calls that create or open for writing, for TESSERA_FAKE_READONLY_DIR. */
+#define OPEN_MODE(flags, mode)          \
+  mode_t mode = 0;                      \
+  if ((flags) & (O_CREAT | O_TMPFILE)) { \
+    va_list ap;                         \
+    va_start(ap, flags);                \
+    mode = (mode_t)va_arg(ap, int);     \
+    va_end(ap);                         \
+  }
+
+int open(const char* path, int flags, ...) {
+  REAL("open", int, const char*, int, ...);
+  OPEN_MODE(flags, mode);
+  if (read_only(path, open_writes(flags))) return -1;
+  return real(path, flags, mode);
+}
+
+int open64(const char* path, int flags, ...) {
+  REAL("open64", int, const char*, int, ...);
+  OPEN_MODE(flags, mode);
+  if (read_only(path, open_writes(flags))) return -1;
+  return real(path, flags, mode);
+}
+
+int openat(int dirfd, const char* path, int flags, ...) {
+  REAL("openat", int, int, const char*, int, ...);
+  OPEN_MODE(flags, mode);
+  if (dirfd == AT_FDCWD && read_only(path, open_writes(flags))) return -1;
+  return real(dirfd, path, flags, mode);
+}
+
+int openat64(int dirfd, const char* path, int flags, ...) {
+  REAL("openat64", int, int, const char*, int, ...);
+  OPEN_MODE(flags, mode);
+  if (dirfd == AT_FDCWD && read_only(path, open_writes(flags))) return -1;
+  return real(dirfd, path, flags, mode);
+}
+
+int creat(const char* path, mode_t mode) {
+  REAL("creat", int, const char*, mode_t);
+  if (read_only(path, 1)) return -1;
+  return real(path, mode);
+}
+
+int mkdir(const char* path, mode_t mode) {
+  REAL("mkdir", int, const char*, mode_t);
+  if (read_only(path, 1)) return -1;
+  return real(path, mode);
+}
+
+FILE* fopen(const char* path, const char* how) {
+  REAL("fopen", FILE*, const char*, const char*);
+  if (read_only(path, strpbrk(how, "wa+") != NULL)) return NULL;
+  return real(path, how);
+}
+
+FILE* fopen64(const char* path, const char* how) {
+  REAL("fopen64", FILE*, const char*, const char*);
+  if (read_only(path, strpbrk(how, "wa+") != NULL)) return NULL;
+  return real(path, how);
+}
+
+int rename(const char* from, const char* to) {
+  REAL("rename", int, const char*, const char*);
+  if (read_only(from, 1) || read_only(to, 1)) return -1;
+  return real(from, to);
+}
+
+int unlink(const char* path) {
+  REAL("unlink", int, const char*);
+  if (read_only(path, 1)) return -1;
+  return real(path);
 }

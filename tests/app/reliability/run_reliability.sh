@@ -3,7 +3,8 @@
 # sets up a hostile-but-fair situation and checks what a user must be able to rely on:
 #   full disk during a checkpoint / a snapshot (an LD_PRELOAD shim makes a directory a small
 #   "disk"), two runs on one directory, a rerun into a used directory, --overwrite, a restart
-#   with changed physics, a damaged manifest, non-finite deck values, SIGTERM/SIGINT.
+#   with changed physics, a damaged manifest, non-finite deck values, SIGTERM/SIGINT, one rank's
+#   writes failing, read-only output and checkpoint directories.
 # Usage: run_reliability.sh CASE TESSERA SHIM WORKDIR MPIEXEC "PREFLAGS" [PYTHON]
 set -uo pipefail
 case_name=$1 tessera=$2 shim=$3 work=$4 mpiexec=$5 preflags=$6 python=${7:-}
@@ -66,10 +67,10 @@ PY
   fi
 }
 
-full_disk() {  # full_disk NP BYTES: the disk fills while the run writes
-  export TESSERA_FAKE_DISK_DIR=$work/out TESSERA_FAKE_DISK_BYTES=$2
+full_disk() {  # full_disk NP BYTES [RANK]: the disk fills while the run writes (for RANK only)
+  export TESSERA_FAKE_DISK_DIR=$work/out TESSERA_FAKE_DISK_BYTES=$2 TESSERA_FAKE_DISK_RANK=${3:-}
   LD_PRELOAD=$shim run "$1" run deck.toml --backend cpu
-  unset TESSERA_FAKE_DISK_DIR TESSERA_FAKE_DISK_BYTES
+  unset TESSERA_FAKE_DISK_DIR TESSERA_FAKE_DISK_BYTES TESSERA_FAKE_DISK_RANK
   expect_rc 1
   expect_out "error: .*(checkpoint_|snapshot_)[0-9]+\.h5"
   grep -q "checkpoint written" last.txt || fail "no checkpoint was written before the disk filled (bytes too few?)"
@@ -81,6 +82,28 @@ case $case_name in
   full_disk_checkpoint_np3) full_disk 3 3200000 ;;
   full_disk_checkpoint_np1) full_disk 1 3200000 ;;
   full_disk_snapshot_np3)   full_disk 3 2000000 ;;
+  # Only rank 0's writes fail (its quota, `ulimit -f`; it writes HDF5's metadata and, for
+  # these sizes, is Open MPI's only aggregator): every rank still exits 1, none crashes in
+  # MPI_Finalize, and the earlier files stay whole.
+  one_rank_write_fails)
+    full_disk 3 3200000 0
+    ! grep -Eq "Segmentation|signal 11" last.txt || fail "a rank crashed"
+    ;;
+  read_only_directories)
+    # An existing read-only output directory, then a read-only checkpoint directory: refused
+    # before any step (exit 2, the directory named), and nothing is left behind.
+    mkdir -p out
+    TESSERA_FAKE_READONLY_DIR=$work/out LD_PRELOAD=$shim run 2 run deck.toml --backend cpu
+    expect_rc 2
+    expect_out "output directory \(run.output_dir, .*deck.toml:4\) '$work/out' is not writable: Read-only file system; nothing was run"
+    ! grep -q "step 1" last.txt || fail "steps ran before the refusal"
+    rmdir out || fail "the refused run wrote into the read-only directory"
+    mkdir -p ck
+    TESSERA_FAKE_READONLY_DIR=$work/ck LD_PRELOAD=$shim run 2 run deck.toml --backend cpu --set checkpoint.dir=\"$work/ck\"
+    expect_rc 2
+    expect_out "checkpoint directory \(--set checkpoint.dir=.*\) '$work/ck' is not writable: Read-only file system"
+    [ ! -e out ] || fail "a refused start left the output directory it created"
+    ;;
   keep_survives_full_disk)
     # Checkpoints 10 and 20 exist (keep = 2); the disk fills during 30: both survive whole.
     # keep = 2: the disk fills during a later checkpoint; the two before it survive, whole

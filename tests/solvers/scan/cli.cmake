@@ -28,6 +28,9 @@ tessera_add_cli_test(cli_scan_from_file_deck NP 3 COMMAND ${tessera_exe} run ${s
                      EXPECT_CODE 0 EXPECT_REGEX "file .*scan.h5 dataset /input.*verified \\(full\\)" MAX_SECONDS 60)
 set_tests_properties(cli_scan_write_input_deck PROPERTIES FIXTURES_SETUP scan_written_input)
 set_tests_properties(cli_scan_from_file_deck PROPERTIES FIXTURES_REQUIRED scan_written_input)
+tessera_add_cli_test(cli_scan_length_too_large NP 2 COMMAND ${tessera_exe} run ${scan_decks}/seed_123123123.toml --backend cpu
+                     --set scan.input.length=1000000000000000 EXPECT_CODE 2
+                     EXPECT_REGEX "scan.input.length = 1000000000000000 .*: this run needs at least [0-9.]+ [KMGTPE]iB of host memory per rank on 2 rank\\(s\\).*would fit on [0-9]+ ranks or more" MAX_SECONDS 20)
 
 # Bad inputs: exit code 2 on every rank, a message naming the key and the problem.
 set(from_inputs run ${scan_decks}/from_file.toml --backend cpu --set scan.input.file=${scan_data}/inputs.h5)
