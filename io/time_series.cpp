@@ -114,27 +114,37 @@ void TimeSeries::append(std::span<const double> row) {
   if (row.size() != columns_.size())  // the same on every rank: all callers pass the same row
     throw std::invalid_argument(fmt::format("time series {}: row of {} values, expected {} ({})", dataset_.name(),
                                             row.size(), columns_.size(), fmt::join(columns_, ", ")));
+  append_rows(row);
+}
+
+void TimeSeries::append_rows(std::span<const double> rows) {
+  if (rows.empty()) return;
+  if (rows.size() % columns_.size() != 0)
+    throw std::invalid_argument(fmt::format("time series {}: {} values are not whole rows of {} ({})",
+                                            dataset_.name(), rows.size(), columns_.size(), fmt::join(columns_, ", ")));
+  const auto count = static_cast<std::int64_t>(rows.size() / columns_.size());
   const std::uint64_t before = current_checksum();
-  set_rows(rows_ + 1);
+  const std::int64_t first = rows_;
+  set_rows(rows_ + count);
   Handle file_space(detail::check_id(H5Dget_space(dataset_.id()), "read the dataspace of", dataset_.name(),
                                      dataset_.file_name()));
-  const hsize_t one[2] = {1, columns_.size()};
-  Handle mem_space(detail::check_id(H5Screate_simple(2, one, nullptr), "create a memory space for", dataset_.name(),
+  const hsize_t block[2] = {static_cast<hsize_t>(count), columns_.size()};
+  Handle mem_space(detail::check_id(H5Screate_simple(2, block, nullptr), "create a memory space for", dataset_.name(),
                                     dataset_.file_name()));
   if (dataset_.context().rank() == 0) {
-    const hsize_t start[2] = {static_cast<hsize_t>(rows_ - 1), 0};
-    detail::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, one, nullptr),
-                         "select the new row of", dataset_.name(), dataset_.file_name());
+    const hsize_t start[2] = {static_cast<hsize_t>(first), 0};
+    detail::check_status(H5Sselect_hyperslab(file_space, H5S_SELECT_SET, start, nullptr, block, nullptr),
+                         "select the new rows of", dataset_.name(), dataset_.file_name());
   } else {
     detail::check_status(H5Sselect_none(file_space), "select nothing in", dataset_.name(), dataset_.file_name());
     detail::check_status(H5Sselect_none(mem_space), "select nothing in memory for", dataset_.name(),
                          dataset_.file_name());
   }
   Handle dxpl = collective_dxpl(dataset_);
-  const herr_t rc = H5Dwrite(dataset_.id(), H5T_NATIVE_DOUBLE, mem_space, file_space, dxpl, row.data());
-  agree_status(dataset_, rc, "append a row to time series");
-  // Every rank holds the row, so every rank adds the same term (io/checksum.hpp).
-  store_checksum(before + checksum_local<double>(row, (rows_ - 1) * static_cast<std::int64_t>(columns_.size())));
+  const herr_t rc = H5Dwrite(dataset_.id(), H5T_NATIVE_DOUBLE, mem_space, file_space, dxpl, rows.data());
+  agree_status(dataset_, rc, "append rows to time series");
+  // Every rank holds the rows, so every rank adds the same term (io/checksum.hpp).
+  store_checksum(before + checksum_local<double>(rows, first * static_cast<std::int64_t>(columns_.size())));
 }
 
 void TimeSeries::truncate(std::int64_t rows) {

@@ -37,6 +37,8 @@ class TimeSeries {
   // Collective: appends one row of columns().size() values (the same on every rank).
   void append(std::span<const double> row);
   void append(std::initializer_list<double> row) { append(std::span<const double>(row.begin(), row.size())); }
+  // Collective: appends whole rows at once (row-major, a multiple of columns().size() values).
+  void append_rows(std::span<const double> rows);
 
   // Collective: keeps the first `rows` rows (InputError when the series has fewer).
   void truncate(std::int64_t rows);

@@ -156,7 +156,7 @@ void BfsSolver::advance() {
   std::optional<BfsTree> tree;
   if (keep_tree) tree = engine_->local_tree();
   const LocalGraph& g = built_->graph;
-  output_.append(step(), r, validated, tree ? &*tree : nullptr, g.begin, g.vertices());
+  output_.append(step(), r, validated, std::move(tree), g.begin, g.vertices());
 }
 
 void BfsSolver::write_output() { output_.write_statistics(results_); }
@@ -170,6 +170,7 @@ void BfsSolver::diagnostics() {
 }
 
 void BfsSolver::write_checkpoint(io::CheckpointWriter& out) {
+  output_.publish();  // the file then holds every search up to this step
   const auto step = static_cast<std::int64_t>(results_.size());
   if (step == 0) return;
   std::vector<std::int64_t> root, edges, reached, levels;
@@ -198,6 +199,7 @@ double BfsSolver::work_per_step() const {
 
 void BfsSolver::summary() {
   if (!built_) return;
+  output_.publish();
   std::vector<double> teps, time, nedge;
   for (const auto& r : results_) {
     teps.push_back(r.teps());

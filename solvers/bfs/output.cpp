@@ -53,22 +53,26 @@ void BfsOutput::reopen(const GraphAttributes& graph, std::int64_t step) {
   file.commit();
 }
 
-void BfsOutput::append(std::int64_t step, const SearchResult& r, bool validated, const BfsTree* tree,
+void BfsOutput::append(std::int64_t step, const SearchResult& r, bool validated, std::optional<BfsTree> tree,
                        std::int64_t begin, std::int64_t n) {
-  io::OutputFile file = io::OutputFile::modify(ctx_, path_);
-  const io::Group& root = file.root();
-  io::TimeSeries::open(root, "searches").append({static_cast<double>(step), static_cast<double>(r.root), r.seconds, static_cast<double>(r.input_edges),
-                 r.teps(), static_cast<double>(r.reached), static_cast<double>(r.depth),
-                 static_cast<double>(r.top_down_levels), static_cast<double>(r.bottom_up_levels), validated ? 1.0 : 0.0});
+  log_.add_row("searches", {static_cast<double>(step), static_cast<double>(r.root), r.seconds,
+                            static_cast<double>(r.input_edges), r.teps(), static_cast<double>(r.reached),
+                            static_cast<double>(r.depth), static_cast<double>(r.top_down_levels),
+                            static_cast<double>(r.bottom_up_levels), validated ? 1.0 : 0.0});
   if (tree) {
-    const io::Group g = root.require_group(fmt::format("trees/{:05d}", step - 1));
-    io::write_1d_checked<std::int64_t>(g, "parent", tree->parent, begin, n);
-    io::write_1d_checked<std::int32_t>(g, "level", tree->level, begin, n);
-    io::write_attribute(g, "root", r.root);
-    io::write_attribute(g, "seconds", r.seconds);
-    io::write_attribute(g, "teps", r.teps());
+    const std::size_t bytes = tree->parent.size() * sizeof(std::int64_t) + tree->level.size() * sizeof(std::int32_t);
+    log_.add_change(
+        [t = std::move(*tree), step, r, begin, n](const io::Group& root) {
+          const io::Group g = root.require_group(fmt::format("trees/{:05d}", step - 1));
+          io::write_1d_checked<std::int64_t>(g, "parent", t.parent, begin, n);
+          io::write_1d_checked<std::int32_t>(g, "level", t.level, begin, n);
+          io::write_attribute(g, "root", r.root);
+          io::write_attribute(g, "seconds", r.seconds);
+          io::write_attribute(g, "teps", r.teps());
+        },
+        bytes);
   }
-  file.commit();
+  log_.publish_if_due();
 }
 
 void BfsOutput::write_statistics(const std::vector<SearchResult>& results) {
@@ -78,20 +82,21 @@ void BfsOutput::write_statistics(const std::vector<SearchResult>& results) {
     time.push_back(r.seconds);
     nedge.push_back(static_cast<double>(r.input_edges));
   }
-  io::OutputFile file = io::OutputFile::modify(ctx_, path_);
-  {
-    const io::Group g = file.root().require_group("statistics");
-    io::write_attribute(g, "nbfs", static_cast<std::int64_t>(results.size()));
-    const auto names = statistic_names();
-    const auto t = statistic_values(summarize(teps)), s = statistic_values(summarize(time)),
-               e = statistic_values(summarize(nedge));
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      io::write_attribute(g, names[i] + "_TEPS", t[i]);
-      io::write_attribute(g, names[i] + "_time", s[i]);
-      io::write_attribute(g, names[i] + "_nedge", e[i]);
-    }
-  }
-  file.commit();
+  const std::int64_t nbfs = static_cast<std::int64_t>(results.size());
+  log_.add_change(
+      [nbfs, t = statistic_values(summarize(teps)), s = statistic_values(summarize(time)),
+       e = statistic_values(summarize(nedge))](const io::Group& root) {
+        const io::Group g = root.require_group("statistics");
+        io::write_attribute(g, "nbfs", nbfs);
+        const auto names = statistic_names();
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          io::write_attribute(g, names[i] + "_TEPS", t[i]);
+          io::write_attribute(g, names[i] + "_time", s[i]);
+          io::write_attribute(g, names[i] + "_nedge", e[i]);
+        }
+      },
+      0);
+  log_.publish();
 }
 
 }  // namespace tessera::bfs

@@ -10,14 +10,17 @@
 //   /trees/<k>/level       int32[n] its level (-1: not reached); attributes root, seconds, teps
 //   /statistics            attributes <name>_TEPS, <name>_time, <name>_nedge for each Graph500
 //                          statistic (min, firstquartile, median, ...), nbfs
-// Each call opens and closes the file, so it is complete on disk between searches.
+// Rows and trees go through an io::SeriesLog: published in batches (io/series_log.hpp), and
+// always by publish(), which the solver calls before its checkpoints and at the end.
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "comm/context.hpp"
+#include "io/series_log.hpp"
 #include "solvers/bfs/search.hpp"
 #include "solvers/bfs/statistics.hpp"
 
@@ -31,7 +34,7 @@ struct GraphAttributes {
 
 class BfsOutput {
  public:
-  BfsOutput(comm::Context& ctx, std::filesystem::path path) : ctx_(ctx), path_(std::move(path)) {}
+  BfsOutput(comm::Context& ctx, std::filesystem::path path) : ctx_(ctx), path_(std::move(path)), log_(ctx, path_) {}
 
   // Collective: a new file (replacing one there) with the graph's attributes.
   void create(const GraphAttributes& graph);
@@ -40,16 +43,19 @@ class BfsOutput {
   void reopen(const GraphAttributes& graph, std::int64_t step);
   // Collective: one search's row and, when `tree` is given, its arrays (this rank's window at
   // `begin` of n).
-  void append(std::int64_t step, const SearchResult& r, bool validated, const BfsTree* tree, std::int64_t begin,
-              std::int64_t n);
-  // Collective: the statistics of the searches so far.
+  void append(std::int64_t step, const SearchResult& r, bool validated, std::optional<BfsTree> tree,
+              std::int64_t begin, std::int64_t n);
+  // Collective: the statistics of the searches so far, published at once with what waits.
   void write_statistics(const std::vector<SearchResult>& results);
+  // Collective: the file then holds every search appended so far.
+  void publish() { log_.publish(); }
 
   const std::filesystem::path& path() const { return path_; }
 
  private:
   comm::Context& ctx_;
   std::filesystem::path path_;
+  io::SeriesLog log_;
 };
 
 std::vector<std::string> search_columns();

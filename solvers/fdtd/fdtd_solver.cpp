@@ -56,7 +56,7 @@ void FdtdSolver::restart(io::CheckpointReader& checkpoint) {
 
 void FdtdSolver::advance() {
   stepper_->step();
-  if (stepper_->pending_rows() >= kFlushRows) probes_->flush(*stepper_);
+  if (stepper_->pending_rows() >= kFlushRows) probes_->collect(*stepper_);
 }
 
 void FdtdSolver::write_output() { fields_->write(*stepper_); }
@@ -67,14 +67,14 @@ void FdtdSolver::diagnostics() {
   comm::allreduce_inplace(ctx_, std::span<double>(e, 2), comm::Op::sum);
   log::info("step {}: energy {:.9e} J (electric {:.4e}, magnetic {:.4e})", stepper_->steps(), e[0] + e[1], e[0], e[1]);
   probes_->append_energy(stepper_->steps(), stepper_->time(), e[0], e[1]);
-  probes_->flush(*stepper_);
+  probes_->collect(*stepper_);
 }
 
 void FdtdSolver::write_checkpoint(io::CheckpointWriter& checkpoint) {
-  probes_->flush(*stepper_);  // the file then holds every row up to this step
+  probes_->publish(*stepper_);  // the file then holds every row up to this step
   write_state(checkpoint, *stepper_);
 }
 
-void FdtdSolver::summary() { probes_->flush(*stepper_); }
+void FdtdSolver::summary() { probes_->publish(*stepper_); }
 
 }  // namespace tessera::fdtd

@@ -12,7 +12,7 @@ const std::vector<std::string> kEnergyColumns{"step", "time", "electric", "magne
 }  // namespace
 
 ProbeLog::ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model)
-    : ctx_(ctx), file_(std::move(file)), dt_(model.dt) {
+    : ctx_(ctx), file_(std::move(file)), dt_(model.dt), log_(ctx, file_) {
   columns_ = {"step", "time"};
   for (const ProbeSpec& p : model.probes)
     for (const Node& n : p.nodes) columns_.push_back(p.name + "." + kComponentName[n.component]);
@@ -40,7 +40,7 @@ void ProbeLog::resume(std::int64_t step) {
   f.commit();
 }
 
-void ProbeLog::flush(Stepper& stepper) {
+void ProbeLog::collect(Stepper& stepper) {
   if (columns_.size() <= 2) return;
   std::vector<std::int64_t> steps;
   const std::vector<float> local = stepper.drain_samples(steps);
@@ -55,24 +55,24 @@ void ProbeLog::flush(Stepper& stepper) {
       rows[r * cols + static_cast<std::size_t>(mine[s])] = local[r * mine.size() + s];
   comm::allreduce_inplace(ctx_, std::span<double>(rows), comm::Op::sum);
 
-  io::OutputFile f = io::OutputFile::modify(ctx_, file_);
-  {
-    io::TimeSeries ts = io::TimeSeries::open(f.root(), "probes");
-    std::vector<double> row(columns_.size());
-    for (std::size_t r = 0; r < steps.size(); ++r) {
-      row[0] = double(steps[r]);
-      row[1] = double(steps[r]) * dt_;
-      std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(r * cols), cols, row.begin() + 2);
-      ts.append(row);
-    }
+  std::vector<double> row(columns_.size());
+  for (std::size_t r = 0; r < steps.size(); ++r) {
+    row[0] = double(steps[r]);
+    row[1] = double(steps[r]) * dt_;
+    std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(r * cols), cols, row.begin() + 2);
+    log_.add_row("probes", row);
   }
-  f.commit();
+  log_.publish_if_due();
 }
 
 void ProbeLog::append_energy(std::int64_t step, double time, double electric, double magnetic) {
-  io::OutputFile f = io::OutputFile::modify(ctx_, file_);
-  io::TimeSeries::open(f.root(), "energy").append({double(step), time, electric, magnetic, electric + magnetic});
-  f.commit();
+  log_.add_row("energy", {double(step), time, electric, magnetic, electric + magnetic});
+  log_.publish_if_due();
+}
+
+void ProbeLog::publish(Stepper& stepper) {
+  collect(stepper);
+  log_.publish();
 }
 
 }  // namespace tessera::fdtd

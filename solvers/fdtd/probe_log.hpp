@@ -2,13 +2,15 @@
 // probes.h5: the probe samples and the energy as extendible time series (io::TimeSeries).
 //   /probes  columns step, time, <probe>.<component>...   (E at t = step dt, H half a step earlier)
 //   /energy  columns step, time, electric, magnetic, total (J)
-// Samples wait in the Stepper and are written when flush() is called (collective).
+// Samples wait in the Stepper until collect(); rows wait in an io::SeriesLog until it
+// publishes them (in batches, and always at publish(): checkpoints and the end of the run).
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "comm/context.hpp"
+#include "io/series_log.hpp"
 #include "solvers/fdtd/stepper.hpp"
 
 namespace tessera::fdtd {
@@ -22,9 +24,11 @@ class ProbeLog {
   void start();
   void resume(std::int64_t step);
 
-  // Collective: writes the samples the stepper holds.
-  void flush(Stepper& stepper);
+  // Collective: takes the samples the stepper holds; publishes when due (io/series_log.hpp).
+  void collect(Stepper& stepper);
   void append_energy(std::int64_t step, double time, double electric, double magnetic);
+  // Collective: the file then holds every row up to the stepper's step.
+  void publish(Stepper& stepper);
 
   const std::filesystem::path& file() const { return file_; }
   const std::vector<std::string>& probe_columns() const { return columns_; }
@@ -34,6 +38,7 @@ class ProbeLog {
   std::filesystem::path file_;
   double dt_;
   std::vector<std::string> columns_;  // of /probes
+  io::SeriesLog log_;
 };
 
 }  // namespace tessera::fdtd

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
@@ -16,6 +17,7 @@
 #include "io/checkpoint.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "io/series_log.hpp"
 #include "comm/host_threads.hpp"
 #include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/diagnostics.hpp"
@@ -170,6 +172,7 @@ class NbodySolver final : public Solver {
   }
 
   void write_checkpoint(io::CheckpointWriter& out) override {
+    if (diagnostics_log_) diagnostics_log_->publish();  // the file then holds every row up to this step
     refresh_host();
     const Range r = range_;
     out.write_1d_checked<T>(kPosMass, flat(host_.pos_mass), 4 * r.begin, 4 * n_);
@@ -185,6 +188,7 @@ class NbodySolver final : public Solver {
   std::string work_unit() const override { return "interactions"; }
 
   void summary() override {
+    if (diagnostics_log_) diagnostics_log_->publish();
     if (measured_)
       log::info("nbody: {} bodies after {} steps (t = {:.6g}); last relative energy error {:.3e}", n_, step_, time(),
                 last_error_);
@@ -214,24 +218,28 @@ class NbodySolver final : public Solver {
     host_fresh_ = true;
   }
 
-  // Fresh run: a new file. Restart: the existing file without the rows the interrupted run
-  // wrote after the checkpoint (a new file when there is none).
+  // The first row prepares the file: a fresh run starts a new one; a restart keeps the
+  // existing file without the rows the interrupted run wrote after the checkpoint (a new file
+  // when there is none). Rows then go through an io::SeriesLog (published in batches).
   void append_diagnostics(const std::vector<double>& row) {
-    const auto path = out_dir_ / "diagnostics.h5";
-    bool exists = false;
-    if (diagnostics_started_ || restarted_) {
-      exists = ctx_.is_root() && std::filesystem::exists(path);
-      exists = comm::broadcast_value(ctx_, exists ? 1 : 0) == 1;
+    if (!diagnostics_log_) {
+      const auto path = out_dir_ / "diagnostics.h5";
+      bool exists = false;
+      if (restarted_) {
+        exists = ctx_.is_root() && std::filesystem::exists(path);
+        exists = comm::broadcast_value(ctx_, exists ? 1 : 0) == 1;
+      }
+      // A changed copy replaces the file only once verified (io/output_file.hpp).
+      io::OutputFile file = exists ? io::OutputFile::modify(ctx_, path) : io::OutputFile(ctx_, path);
+      {
+        io::TimeSeries series = io::TimeSeries::open_or_create(file.root(), "nbody", diagnostics_columns());
+        if (restarted_) series.truncate_after("step", static_cast<double>(restart_step_));
+      }
+      file.commit();
+      diagnostics_log_.emplace(ctx_, path);
     }
-    // A changed copy replaces the file only once verified (io/output_file.hpp).
-    io::OutputFile file = exists ? io::OutputFile::modify(ctx_, path) : io::OutputFile(ctx_, path);
-    {
-      io::TimeSeries series = io::TimeSeries::open_or_create(file.root(), "nbody", diagnostics_columns());
-      if (!diagnostics_started_ && restarted_) series.truncate_after("step", static_cast<double>(restart_step_));
-      series.append(row);
-    }
-    file.commit();
-    diagnostics_started_ = true;
+    diagnostics_log_->add_row("nbody", row);
+    diagnostics_log_->publish_if_due();
     measured_ = true;
   }
 
@@ -256,7 +264,8 @@ class NbodySolver final : public Solver {
   double last_error_ = 0;
   std::int64_t snapshots_ = 0;
   std::int64_t restart_step_ = 0;
-  bool restarted_ = false, diagnostics_started_ = false, measured_ = false;
+  bool restarted_ = false, measured_ = false;
+  std::optional<io::SeriesLog> diagnostics_log_;  // from the first diagnostics on
 };
 
 }  // namespace
