@@ -137,13 +137,7 @@ std::filesystem::path OutputFile::commit(const std::function<void(const Group&)>
   if (!file_) throw std::logic_error(fmt::format("output {} was already committed or abandoned", final_.string()));
   close_on_all_ranks();
   try {
-    agree_input(*ctx_, [&] {
-      verify_checksums(*ctx_, tmp_);
-      if (check) {
-        const File f = File::open(*ctx_, tmp_, Mode::read);
-        check(f.root());
-      }
-    });
+    agree_input(*ctx_, [&] { verify_checksums(*ctx_, tmp_, check); });
     comm::agree(*ctx_, [&] {
       if (!ctx_->is_root()) return;
       sync_path(tmp_, false);

@@ -103,7 +103,8 @@ std::uint64_t local_checksum_part(comm::Context& ctx, const Dataset& d) {
 
 }  // namespace
 
-std::int64_t verify_checksums(comm::Context& ctx, const std::filesystem::path& file) {
+std::int64_t verify_checksums(comm::Context& ctx, const std::filesystem::path& file,
+                              const std::function<void(const Group&)>& check) {
   const File f = File::open(ctx, file, Mode::read);
   const Group root = f.root();
   std::int64_t verified = 0;
@@ -114,6 +115,7 @@ std::int64_t verify_checksums(comm::Context& ctx, const std::filesystem::path& f
     detail::verify_checksum(root, name, part);  // InputError "... is corrupted" on every rank
     ++verified;
   }
+  if (check) check(root);
   return verified;
 }
 

@@ -8,17 +8,21 @@
 // again, split over the ranks by rows, and its checksum recomputed and compared.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 #include "comm/context.hpp"
+#include "io/h5_file.hpp"
 
 namespace tessera::io {
 
 // Collective. Opens `file` read-only and verifies every checksummed dataset in it. Returns
 // how many were verified. Throws InputError on every rank naming the file and the dataset
 // when the file cannot be opened or a checksum does not match. Reads at most ~64 MiB per
-// rank at a time.
-std::int64_t verify_checksums(comm::Context& ctx, const std::filesystem::path& file);
+// rank at a time. `check`, when given, runs on the same open file afterwards (a checkpoint's
+// manifest), so a published file is opened once to verify it.
+std::int64_t verify_checksums(comm::Context& ctx, const std::filesystem::path& file,
+                              const std::function<void(const Group&)>& check = {});
 
 // "12.3 MB free of 1.0 GB" for the file system holding `path` (or "" when statvfs fails):
 // what a message about a failed write should tell the user.
