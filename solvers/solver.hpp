@@ -1,5 +1,5 @@
 #pragma once
-// The contract between a solver and the run loop (app/run_loop.cpp). A solver registers a
+// The contract between a solver and the run loop (app/run_command.cpp, run_deck). A solver registers a
 // SolverInfo (name, deck schema, factory, benchmarks); the loop does the rest: deck, backend,
 // transport, init or restart, steps, and output, diagnostics and checkpoints at their cadences.
 #include <cstdint>

@@ -15,7 +15,7 @@
 #include "core/log.hpp"
 #include "core/timer.hpp"
 #include "io/checksum.hpp"
-#include "solvers/fdtd/seed_variants.hpp"
+#include "solvers/fdtd/cuda/seed_variants.hpp"
 #include "solvers/fdtd/stepper.hpp"
 
 namespace tessera::fdtd {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "solvers/fdtd/grid.hpp"
-#include "solvers/fdtd/model.hpp"
+#include "solvers/fdtd/params.hpp"
 #include "solvers/fdtd/yee.hpp"
 
 namespace tessera::fdtd {

@@ -17,7 +17,7 @@ const char* face_name(FaceKind f) { return f == FaceKind::pec ? "pec" : f == Fac
 
 }  // namespace
 
-FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(model_from_deck(run.deck)) {
+FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck(run.deck)) {
   try {
     decomp_ = std::make_unique<comm::CartDecomposition>(
         ctx_, model_.cells, model_.ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});

@@ -8,7 +8,7 @@
 #include <array>
 #include <memory>
 
-#include "solvers/fdtd/engine.hpp"
+#include "solvers/fdtd/backend.hpp"
 
 namespace tessera::comm {
 class CartDecomposition;

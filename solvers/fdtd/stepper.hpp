@@ -11,9 +11,9 @@
 #include <memory>
 #include <vector>
 
-#include "solvers/fdtd/engine.hpp"
+#include "solvers/fdtd/backend.hpp"
 #include "solvers/fdtd/ghosts.hpp"
-#include "solvers/fdtd/model.hpp"
+#include "solvers/fdtd/params.hpp"
 
 namespace tessera::fdtd {
 

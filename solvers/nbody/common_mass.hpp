@@ -5,7 +5,7 @@
 #include <span>
 
 #include "comm/context.hpp"
-#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/backend.hpp"
 #include "solvers/nbody/vec.hpp"
 
 namespace tessera::nbody {

@@ -21,7 +21,7 @@
 #include "comm/host_threads.hpp"
 #include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/diagnostics.hpp"
-#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/backend.hpp"
 #include "solvers/nbody/initial_conditions.hpp"
 #include "solvers/nbody/params.hpp"
 #include "solvers/nbody/ring_forces.hpp"
@@ -271,7 +271,7 @@ class NbodySolver final : public Solver {
 }  // namespace
 
 std::unique_ptr<Solver> make_nbody_solver(RunContext& run) {
-  Params p = read_params(run.deck);
+  Params p = params_from_deck(run.deck);
   p.deck_text = run.deck.to_toml();  // snapshots record the resolved deck
   if (p.double_precision) return std::make_unique<NbodySolver<double>>(run, std::move(p));
   return std::make_unique<NbodySolver<float>>(run, std::move(p));

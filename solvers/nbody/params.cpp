@@ -120,7 +120,7 @@ InitialConditions parse_ic(const std::string& s) {
 
 }  // namespace
 
-Params read_params(const deck::Config& d) {
+Params params_from_deck(const deck::Config& d) {
   Params p;
   if (d.has("nbody.n")) p.n = d.get_int("nbody.n");
   p.ic = parse_ic(d.get_string("nbody.ic"));

@@ -60,6 +60,6 @@ struct Params {
 
 deck::Schema nbody_schema();
 // Reads and checks the [nbody] tables of a validated deck; InputError naming the key.
-Params read_params(const deck::Config& deck);
+Params params_from_deck(const deck::Config& deck);
 
 }  // namespace tessera::nbody

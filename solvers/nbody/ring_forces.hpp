@@ -11,7 +11,7 @@
 #include "comm/context.hpp"
 #include "comm/ring_shift.hpp"
 #include "comm/transport.hpp"
-#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/backend.hpp"
 
 namespace tessera::nbody {
 

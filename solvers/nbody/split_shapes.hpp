@@ -1,5 +1,5 @@
 #pragma once
-// The compiled shapes of the split kernel (forces_split_cuda.cu), one list for the kernels and
+// The compiled shapes of the split kernel (cuda/forces_split.cu), one list for the kernels and
 // for the host code that validates and chooses shapes (kernel_config.cpp), so they cannot
 // drift. X(type, bodies per thread, threads per block, unroll, min blocks per SM):
 //  - unroll: sources per step of the inner loop (a multiple of it fills a 256-source tile);
@@ -11,7 +11,7 @@
 // (2.067 and 2.064 T interactions/s with masses that differ, 2.226 and 2.225 with equal ones;
 // docs/nbody.md has the tables).
 // None of the single-precision force-only kernels spills; the inner loops take 13.28 (b8) to
-// 14.5 (b1 u8) issue slots per interaction (sass_loops.py; docs/nbody.md has the table), one
+// 14.5 (b1 u8) issue slots per interaction (tools/nbody_sass_loops.py; docs/nbody.md has the table), one
 // fewer in each shape's equal-mass form.
 #include <vector>
 

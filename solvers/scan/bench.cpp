@@ -18,9 +18,9 @@
 #include "core/timer.hpp"
 #include "solvers/scan/distributed.hpp"
 #include "solvers/scan/generate.hpp"
-#include "solvers/scan/local_scan.hpp"
+#include "solvers/scan/backend.hpp"
 #if defined(TESSERA_HAVE_CUDA)
-#include "solvers/scan/device_scan.hpp"
+#include "solvers/scan/cuda/device_scan.hpp"
 #endif
 
 namespace tessera::scan {

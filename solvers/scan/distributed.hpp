@@ -15,7 +15,7 @@
 
 #include "comm/context.hpp"
 #include "comm/transport.hpp"
-#include "solvers/scan/local_scan.hpp"
+#include "solvers/scan/backend.hpp"
 
 namespace tessera::scan {
 

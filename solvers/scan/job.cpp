@@ -11,7 +11,7 @@
 #include "io/h5_dataset.hpp"
 #include "solvers/scan/input.hpp"
 #if defined(TESSERA_HAVE_CUDA)
-#include "solvers/scan/device_scan.hpp"
+#include "solvers/scan/cuda/device_scan.hpp"
 #endif
 
 namespace tessera::scan {
@@ -20,7 +20,7 @@ namespace {
 template <class In, class Out>
 class Job final : public ScanJob {
  public:
-  Job(comm::Context& ctx, comm::Transport& transport, const ScanSetup& setup, stream_t stream)
+  Job(comm::Context& ctx, comm::Transport& transport, const Params& setup, stream_t stream)
       : ctx_(ctx), transport_(transport), setup_(setup), block_(block_range(setup.length, ctx.size(), ctx.rank())),
         local_(make_local_scan<In, Out>(setup.variant, stream)) {}
 
@@ -142,7 +142,7 @@ class Job final : public ScanJob {
 
   comm::Context& ctx_;
   comm::Transport& transport_;
-  ScanSetup setup_;
+  Params setup_;
   Range block_;
   std::unique_ptr<LocalScan<In, Out>> local_;
   DeviceBuffer<In> in_device_;
@@ -154,7 +154,7 @@ class Job final : public ScanJob {
 
 }  // namespace
 
-std::unique_ptr<ScanJob> make_job(comm::Context& ctx, comm::Transport& transport, const ScanSetup& s,
+std::unique_ptr<ScanJob> make_job(comm::Context& ctx, comm::Transport& transport, const Params& s,
                                   stream_t stream) {
   using I32 = std::int32_t;
   using I64 = std::int64_t;

@@ -10,7 +10,7 @@
 #include "core/stream.hpp"
 #include "io/h5_file.hpp"
 #include "solvers/scan/distributed.hpp"
-#include "solvers/scan/setup.hpp"
+#include "solvers/scan/params.hpp"
 #include "solvers/scan/verify.hpp"
 
 namespace tessera::scan {
@@ -40,7 +40,7 @@ class ScanJob {
 };
 
 // `transport`: the run's, which the distributed scan may exchange the block totals on.
-std::unique_ptr<ScanJob> make_job(comm::Context& ctx, comm::Transport& transport, const ScanSetup& setup,
+std::unique_ptr<ScanJob> make_job(comm::Context& ctx, comm::Transport& transport, const Params& setup,
                                   stream_t stream);
 
 }  // namespace tessera::scan

@@ -8,7 +8,7 @@
 namespace tessera::scan {
 
 std::filesystem::path write_result_file(comm::Context& ctx, const std::filesystem::path& dir, ScanJob& job,
-                                        const ScanSetup& s, const RunRecord& record) {
+                                        const Params& s, const RunRecord& record) {
   const std::filesystem::path final_path = dir / "scan.h5";
   io::OutputFile file(ctx, final_path);  // published only once read back and verified
   {

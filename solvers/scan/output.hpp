@@ -9,7 +9,7 @@
 #include "comm/context.hpp"
 #include "core/backend.hpp"
 #include "solvers/scan/job.hpp"
-#include "solvers/scan/setup.hpp"
+#include "solvers/scan/params.hpp"
 
 namespace tessera::scan {
 
@@ -22,6 +22,6 @@ struct RunRecord {
 
 // Collective. Returns the final path.
 std::filesystem::path write_result_file(comm::Context& ctx, const std::filesystem::path& dir, ScanJob& job,
-                                        const ScanSetup& setup, const RunRecord& record);
+                                        const Params& setup, const RunRecord& record);
 
 }  // namespace tessera::scan

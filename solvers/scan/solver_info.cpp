@@ -4,7 +4,7 @@
 
 #include "solvers/scan/bench.hpp"
 #include "solvers/scan/schema.hpp"
-#include "solvers/scan/solver.hpp"
+#include "solvers/scan/scan_solver.hpp"
 
 namespace tessera::scan {
 namespace {

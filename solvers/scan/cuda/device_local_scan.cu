@@ -9,7 +9,7 @@
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
 #include "solvers/scan/cuda/kernels.hpp"
-#include "solvers/scan/device_scan.hpp"
+#include "solvers/scan/cuda/device_scan.hpp"
 
 namespace tessera::scan {
 namespace {

@@ -3,7 +3,7 @@
 #include <cuda_runtime.h>
 
 #include "core/cuda_check.hpp"
-#include "solvers/scan/device_scan.hpp"
+#include "solvers/scan/cuda/device_scan.hpp"
 
 namespace tessera::scan {
 namespace {

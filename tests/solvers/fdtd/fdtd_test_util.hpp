@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "solvers/fdtd/constants.hpp"
-#include "solvers/fdtd/model.hpp"
+#include "solvers/fdtd/params.hpp"
 #include "solvers/fdtd/stepper.hpp"
 
 namespace tessera::fdtd::test {

@@ -15,7 +15,7 @@
 #include "comm/collectives.hpp"
 #include "comm/transport.hpp"
 #include "core/error.hpp"
-#include "solvers/fdtd/seed_variants.hpp"
+#include "solvers/fdtd/cuda/seed_variants.hpp"
 #include "tests/solvers/fdtd/fdtd_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
 

@@ -22,7 +22,7 @@ namespace {
 
 Model load(const std::string& text) {
   const deck::Deck d = deck::load_deck(fdtd::schema(), text, "test.toml");
-  return model_from_deck(d);
+  return params_from_deck(d);
 }
 
 // The InputError message of a deck that must be refused.

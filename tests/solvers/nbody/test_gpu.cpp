@@ -20,7 +20,7 @@
 #include "core/buffer.hpp"
 #include "io/checkpoint.hpp"
 #include "solvers/nbody/common_mass.hpp"
-#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/backend.hpp"
 #include "solvers/nbody/forces.hpp"
 #include "solvers/nbody/ring_forces.hpp"
 #include "solvers/nbody/split_shapes.hpp"

@@ -186,7 +186,7 @@ TEST(NbodyParams, DeckKernelChoice) {
   nt::TempDir dir;
   const auto kernel_of = [&](const std::string& cuda) {
     const auto d = nt::load_deck(dir / "k.toml", nt::deck_text(dir / "out", 1, "[nbody]\nn = 10\n" + cuda));
-    return read_params(d).kernel;
+    return params_from_deck(d).kernel;
   };
   EXPECT_EQ(kernel_of("").variant, KernelVariant::automatic);
   EXPECT_EQ(kernel_of("[nbody.cuda]\nkernel = \"auto\"\n").variant, KernelVariant::automatic);

@@ -8,7 +8,7 @@
 #include "comm/transport.hpp"
 #include "core/partition.hpp"
 #include "solvers/nbody/common_mass.hpp"
-#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/backend.hpp"
 #include "solvers/nbody/initial_conditions.hpp"
 #include "solvers/nbody/reproducible_sum.hpp"
 #include "solvers/nbody/ring_forces.hpp"

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <set>
 
-#include "solvers/scan/cpu_scan.hpp"
+#include "solvers/scan/cpu/cpu_scan.hpp"
 #include "solvers/scan/generate.hpp"
 #include "solvers/scan/verify.hpp"
 

@@ -8,8 +8,8 @@
 
 #include "core/buffer.hpp"
 #include "core/stream.hpp"
-#include "solvers/scan/cpu_scan.hpp"
-#include "solvers/scan/device_scan.hpp"
+#include "solvers/scan/cpu/cpu_scan.hpp"
+#include "solvers/scan/cuda/device_scan.hpp"
 #include "tests/solvers/scan/scan_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
 

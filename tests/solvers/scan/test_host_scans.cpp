@@ -7,7 +7,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
-#include "solvers/scan/local_scan.hpp"
+#include "solvers/scan/backend.hpp"
 #include "tests/solvers/scan/scan_test_util.hpp"
 
 namespace tessera::scan::test {

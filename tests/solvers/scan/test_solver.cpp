@@ -13,7 +13,7 @@
 #include "comm/errors.hpp"
 #include "core/error.hpp"
 #include "io/h5.hpp"
-#include "solvers/scan/cpu_scan.hpp"
+#include "solvers/scan/cpu/cpu_scan.hpp"
 #include "solvers/scan/generate.hpp"
 #include "solvers/scan/solver_info.hpp"
 #include "tests/solvers/scan/scan_test_util.hpp"

@@ -1,7 +1,7 @@
 // seed_variants.hpp in a build without CUDA: there are no device variants to run.
 #include <stdexcept>
 
-#include "solvers/fdtd/seed_variants.hpp"
+#include "solvers/fdtd/cuda/seed_variants.hpp"
 
 namespace tessera::fdtd {
 

@@ -19,8 +19,8 @@
 #include <type_traits>
 
 #include "core/cuda_check.hpp"
-#include "solvers/nbody/forces_split.hpp"
-#include "solvers/nbody/kernel_common.cuh"
+#include "solvers/nbody/cuda/forces_split.hpp"
+#include "solvers/nbody/cuda/kernel_common.cuh"
 #include "solvers/nbody/pair_force.hpp"
 #include "solvers/nbody/split_shapes.hpp"
 

@@ -1,4 +1,4 @@
-#include "solvers/fdtd/model.hpp"
+#include "solvers/fdtd/params.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -378,7 +378,7 @@ std::vector<int> parse_components(const std::string& text, const std::string& wh
   return out;
 }
 
-Model model_from_deck(const deck::Config& d) {
+Model params_from_deck(const deck::Config& d) {
   Model m;
   read_grid(d, m);
   read_boundaries(d, m);

@@ -1,13 +1,13 @@
-#include "solvers/scan/local_scan.hpp"
+#include "solvers/scan/backend.hpp"
 
 #include <fmt/format.h>
 
 #include <stdexcept>
 
 #include "core/error.hpp"
-#include "solvers/scan/cpu_scan.hpp"
+#include "solvers/scan/cpu/cpu_scan.hpp"
 #if defined(TESSERA_HAVE_CUDA)
-#include "solvers/scan/device_scan.hpp"
+#include "solvers/scan/cuda/device_scan.hpp"
 #endif
 
 namespace tessera::scan {

@@ -3,7 +3,7 @@
 
 #include <cstring>
 
-#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/backend.hpp"
 #include "solvers/nbody/pair_force.hpp"
 
 namespace tessera::nbody {

@@ -10,7 +10,7 @@
 
 #include "core/buffer.hpp"
 #include "core/stream.hpp"
-#include "solvers/fdtd/engine.hpp"
+#include "solvers/fdtd/backend.hpp"
 
 namespace tessera::fdtd {
 

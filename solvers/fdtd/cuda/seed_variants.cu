@@ -7,8 +7,8 @@
 
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
-#include "solvers/fdtd/engine_cuda.hpp"
-#include "solvers/fdtd/seed_variants.hpp"
+#include "solvers/fdtd/cuda/cuda_engine.hpp"
+#include "solvers/fdtd/cuda/seed_variants.hpp"
 
 namespace tessera::fdtd {
 namespace {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "solvers/fdtd/engine.hpp"
+#include "solvers/fdtd/backend.hpp"
 
 namespace tessera::fdtd {
 

@@ -1,5 +1,5 @@
 // GPU force kernels: tessera's tiled kernel and the seeds' two baselines, plus the integrator
-// update; the split kernel is in forces_split_cuda.cu. Built with -ftz=true (see
+// update; the split kernel is in forces_split.cu. Built with -ftz=true (see
 // CMakeLists.txt) so rsqrtf is a single MUFU.RSQ.
 #include <cuda_pipeline.h>
 #include <cuda_runtime.h>
@@ -8,8 +8,8 @@
 
 #include "core/cuda_check.hpp"
 #include "solvers/nbody/forces.hpp"
-#include "solvers/nbody/forces_split.hpp"
-#include "solvers/nbody/kernel_common.cuh"
+#include "solvers/nbody/cuda/forces_split.hpp"
+#include "solvers/nbody/cuda/kernel_common.cuh"
 #include "solvers/nbody/pair_force.hpp"
 
 namespace tessera::nbody {

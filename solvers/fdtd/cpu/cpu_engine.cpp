@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
-#include "solvers/fdtd/engine.hpp"
+#include "solvers/fdtd/backend.hpp"
 
 namespace tessera::fdtd {
 namespace {

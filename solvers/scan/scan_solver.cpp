@@ -1,4 +1,4 @@
-#include "solvers/scan/solver.hpp"
+#include "solvers/scan/scan_solver.hpp"
 
 #include <algorithm>
 #include <vector>
@@ -12,7 +12,7 @@
 #include "io/h5.hpp"
 #include "solvers/scan/job.hpp"
 #include "solvers/scan/output.hpp"
-#include "solvers/scan/setup.hpp"
+#include "solvers/scan/params.hpp"
 
 namespace tessera::scan {
 namespace {
@@ -29,7 +29,7 @@ class ScanSolver final : public Solver {
       : ctx_(run.ctx), backend_(run.backend), output_dir_(run.output_dir),
         // The run loop hands every solver its Deck (as a Config); the output records it whole.
         deck_text_(run.deck.to_toml()),
-        setup_(read_setup(run.ctx, run.deck, run.backend)),
+        setup_(params_from_deck(run.ctx, run.deck, run.backend)),
         stream_(is_host_variant(setup_.variant) ? Stream::none() : Stream()),
         job_(make_job(ctx_, run.transport, setup_, stream_.get())) {}
 
@@ -152,7 +152,7 @@ class ScanSolver final : public Solver {
   Backend backend_;
   std::filesystem::path output_dir_;
   std::string deck_text_;
-  ScanSetup setup_;
+  Params setup_;
   Stream stream_;
   std::unique_ptr<ScanJob> job_;
   std::int64_t step_ = 0;

@@ -2,10 +2,10 @@
 """Issue slots per interaction in the inner loops of the N-body force kernels, read from the
 sm_90 machine code without cuobjdump/nvdisasm (not installed on the build hosts).
 
-    python3 solvers/nbody/sass_loops.py --build build-nbody [--filter split_forces] [--json out.json]
-    python3 solvers/nbody/sass_loops.py --cubin forces.cubin
+    python3 tools/nbody_sass_loops.py --build build-nbody [--filter split_forces] [--json out.json]
+    python3 tools/nbody_sass_loops.py --cubin forces.cubin
 
-With --build, forces_cuda.cu is compiled again with the build's own nvcc command
+With --build, solvers/nbody/cuda/*.cu are compiled again with the build's own nvcc command
 (compile_commands.json) plus -cubin. For every kernel the innermost loops (a backward branch
 whose body holds no other backward branch) are listed with their instruction mix; a loop with
 MUFU instructions is a force loop, and instructions / MUFU is its issue slots per interaction
@@ -134,11 +134,11 @@ def short_name(mangled):
 
 
 def cubins_from_build(build):
-    """Every solvers/nbody/*.cu of the build, compiled again to an sm_90 cubin."""
+    """Every solvers/nbody/cuda/*.cu of the build, compiled again to an sm_90 cubin."""
     db = json.load(open(os.path.join(build, "compile_commands.json")))
     out = []
     for entry in db:
-        if not re.search(r"solvers/nbody/[^/]+\.cu$", entry["file"]):
+        if not re.search(r"solvers/nbody/cuda/[^/]+\.cu$", entry["file"]):
             continue
         args = shlex.split(entry["command"])
         cubin = tempfile.NamedTemporaryFile(suffix=".cubin", delete=False).name

@@ -21,7 +21,7 @@ struct InputSetup {
   std::string describe() const;  // for logs, outputs and checkpoints
 };
 
-struct ScanSetup {
+struct Params {
   ValueType input_type = ValueType::int32;
   ValueType output_type = ValueType::int32;  // input_type, or int64 when int32 accumulates into int64
   Mode mode = Mode::inclusive;
@@ -37,6 +37,6 @@ std::string_view to_string(VerifyMode m);
 
 // Collective (a file input is opened to learn its type and length). Throws InputError naming
 // the deck key on every rank for anything the user must fix.
-ScanSetup read_setup(comm::Context& ctx, const deck::Config& deck, Backend backend);
+Params params_from_deck(comm::Context& ctx, const deck::Config& deck, Backend backend);
 
 }  // namespace tessera::scan

@@ -1,9 +1,9 @@
-// The cuda engine's kernels and their launches. See engine_cuda.hpp for the layout and mapping.
+// The cuda engine's kernels and their launches. See cuda_engine.hpp for the layout and mapping.
 #include <algorithm>
 #include <stdexcept>
 
 #include "core/cuda_check.hpp"
-#include "solvers/fdtd/engine_cuda.hpp"
+#include "solvers/fdtd/cuda/cuda_engine.hpp"
 
 namespace tessera::fdtd {
 namespace {

@@ -1,4 +1,4 @@
-// The cuda engine: device buffers, one compute stream, the kernels of forces_cuda.cu. Host
+// The cuda engine: device buffers, one compute stream, the kernels of cuda/forces.cu. Host
 // code: only the kernels need nvcc.
 #include <fmt/format.h>
 
@@ -6,7 +6,7 @@
 
 #include "core/buffer.hpp"
 #include "core/error.hpp"
-#include "solvers/nbody/engine.hpp"
+#include "solvers/nbody/backend.hpp"
 #include "solvers/nbody/pair_force.hpp"
 
 namespace tessera::nbody {

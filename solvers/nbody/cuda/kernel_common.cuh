@@ -1,5 +1,5 @@
 #pragma once
-// Device helpers shared by the force kernels (forces_cuda.cu, forces_split_cuda.cu).
+// Device helpers shared by the force kernels (forces.cu, forces_split.cu).
 #include <cuda_pipeline.h>
 
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "solvers/scan/setup.hpp"
+#include "solvers/scan/params.hpp"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -10,7 +10,7 @@
 #include "comm/errors.hpp"
 #include "core/error.hpp"
 #include "solvers/scan/input.hpp"
-#include "solvers/scan/local_scan.hpp"
+#include "solvers/scan/backend.hpp"
 
 namespace tessera::scan {
 namespace {
@@ -105,8 +105,8 @@ std::string InputSetup::describe() const {
   return fmt::format("random uniform in [{}, {}] seed {}", generator.low, generator.high, generator.seed);
 }
 
-ScanSetup read_setup(comm::Context& ctx, const deck::Config& deck, Backend backend) {
-  ScanSetup s;
+Params params_from_deck(comm::Context& ctx, const deck::Config& deck, Backend backend) {
+  Params s;
   s.mode = parse_mode(deck.get_string("scan.mode"));
   const Variant requested = parse_variant(deck.get_string("scan.variant"));
   if (requested != Variant::automatic && !is_host_variant(requested) && backend != Backend::cuda)

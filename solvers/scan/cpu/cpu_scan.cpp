@@ -1,4 +1,4 @@
-#include "solvers/scan/cpu_scan.hpp"
+#include "solvers/scan/cpu/cpu_scan.hpp"
 
 #include <omp.h>
 

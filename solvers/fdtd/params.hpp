@@ -1,7 +1,7 @@
 #pragma once
 // The problem a deck describes, resolved and validated: grid, time step, boundaries, materials,
 // geometry, sources, probes and field outputs. Positions are already converted to cells.
-// model_from_deck() reports every user mistake as an InputError naming the deck key.
+// params_from_deck() reports every user mistake as an InputError naming the deck key.
 #include <array>
 #include <cstdint>
 #include <string>
@@ -109,6 +109,6 @@ Node nearest_node(int component, const std::array<double, 3>& position, const Mo
 // naming `where` for an unknown name, a repeat or an empty list.
 std::vector<int> parse_components(const std::string& text, const std::string& where);
 
-Model model_from_deck(const deck::Config& deck);
+Model params_from_deck(const deck::Config& deck);
 
 }  // namespace tessera::fdtd

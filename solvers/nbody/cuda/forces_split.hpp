@@ -1,5 +1,5 @@
 #pragma once
-// The split kernel's launcher (forces_split_cuda.cu), called by forces_cuda() for
+// The split kernel's launcher (forces_split.cu), called by forces_cuda() for
 // KernelVariant::split. Internal to the cuda backend.
 #include "solvers/nbody/forces.hpp"
 

@@ -9,7 +9,7 @@
 
 #include "core/stream.hpp"
 #include "solvers/scan/generate.hpp"
-#include "solvers/scan/local_scan.hpp"
+#include "solvers/scan/backend.hpp"
 
 namespace tessera::scan {
 
