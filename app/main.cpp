@@ -50,8 +50,13 @@ int main(int argc, char** argv) {
     bench_cmd->add_flag("--quick", bench.quick, "small sizes only (a smoke test)");
 
     std::string keys_solver;
-    auto* keys_cmd = cli.add_subcommand("keys", "print every deck key with type, unit, default and range (Markdown)");
-    keys_cmd->add_option("solver", keys_solver, "only [run]/[output]/... and this solver's tables");
+    auto* keys_cmd = cli.add_subcommand("keys", "print every deck key with type, unit, default and range, or with "
+                                                "--env every TESSERA_* environment variable (Markdown)");
+    bool keys_env = false;
+    auto* keys_solver_opt =
+        keys_cmd->add_option("solver", keys_solver, "only [run]/[output]/... and this solver's tables");
+    keys_cmd->add_flag("--env", keys_env, "print the TESSERA_* environment variables instead (Markdown)")
+        ->excludes(keys_solver_opt);
 
     try {
       cli.parse(argc, argv);
@@ -69,7 +74,7 @@ int main(int argc, char** argv) {
     if (*run_cmd) return app::run_command(ctx, run);
     if (*info_cmd) return app::run_info(ctx);
     if (*bench_cmd) return app::run_bench(ctx, bench);
-    if (*keys_cmd) return app::print_keys(ctx, keys_solver);
+    if (*keys_cmd) return keys_env ? app::print_environment(ctx) : app::print_keys(ctx, keys_solver);
     return 0;
   });
   // A failed write can leave HDF5 files that could not be closed collectively (io::OutputFile

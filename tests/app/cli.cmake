@@ -45,3 +45,14 @@ if(TESSERA_SOLVERS STREQUAL "nbody;fdtd;scan;bfs")
                    -P ${PROJECT_SOURCE_DIR}/tests/support/compare_output.cmake)
   set_tests_properties(cli_deck_reference PROPERTIES LABELS unit ENVIRONMENT "${TESSERA_TEST_ENV}")
 endif()
+
+# Environment variables (core/env_registry.cpp). docs/environment.md is `tessera keys --env`.
+add_test(NAME cli_env_reference
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tessera>|keys|--env" -DFILE=${PROJECT_SOURCE_DIR}/docs/environment.md
+                 "-DHINT=regenerate it with: build/bin/tessera keys --env > docs/environment.md"
+                 -P ${PROJECT_SOURCE_DIR}/tests/support/compare_output.cmake)
+set_tests_properties(cli_env_reference PROPERTIES LABELS unit ENVIRONMENT "${TESSERA_TEST_ENV}")
+# Every TESSERA_* variable the code reads goes through the registry and is declared there.
+add_test(NAME env_readers_declared
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P ${PROJECT_SOURCE_DIR}/tests/support/check_env_readers.cmake)
+set_tests_properties(env_readers_declared PROPERTIES LABELS unit)
