@@ -106,12 +106,29 @@ std::string listing(std::string_view choices, std::string_view quote = "") {
   return out;
 }
 
+// What `v` accepts, its words in `quote`s.
+std::string allowed_text(const Variable& v, std::string_view quote) {
+  const std::string range = range_text(v);
+  switch (v.type) {
+    case Type::boolean: return "1/0, true/false, on/off or yes/no";
+    case Type::integer: return range.empty() ? "an integer" : "an integer " + range;
+    case Type::integers: return range.empty() ? "comma-separated integers" : "comma-separated integers, each " + range;
+    case Type::choice: return "one of " + listing(v.choices, quote);
+    case Type::words:
+      if (v.choices.empty()) return "comma-separated words";
+      return "comma-separated, each one of " + listing(v.choices, quote);
+    case Type::string: return "any text";
+  }
+  return {};
+}
+
 }  // namespace
 
 const Variable& lookup(std::string_view name) {
   for (const Variable& v : registry())
     if (v.name == name) return v;
-  throw std::logic_error(fmt::format("environment variable {} is read but not declared in core/env_registry.cpp", name));
+  throw std::logic_error(
+      fmt::format("environment variable {} is read but not declared in core/env_registry.cpp", name));
 }
 
 std::optional<bool> get_boolean(std::string_view name) {
@@ -168,19 +185,7 @@ std::optional<std::string> get_string(std::string_view name) {
   return t->value;
 }
 
-std::string allowed(const Variable& v) {
-  const std::string range = range_text(v);
-  switch (v.type) {
-    case Type::boolean: return "1/0, true/false, on/off or yes/no";
-    case Type::integer: return range.empty() ? "an integer" : "an integer " + range;
-    case Type::integers: return range.empty() ? "comma-separated integers" : "comma-separated integers, each " + range;
-    case Type::choice: return "one of " + listing(v.choices);
-    case Type::words:
-      return v.choices.empty() ? std::string("comma-separated words") : "comma-separated, each one of " + listing(v.choices);
-    case Type::string: return "any text";
-  }
-  return {};
-}
+std::string allowed(const Variable& v) { return allowed_text(v, ""); }
 
 std::vector<std::string> undeclared(const char* const* environment) {
   std::vector<std::string> out;
@@ -211,15 +216,6 @@ std::string cell(std::string_view text) {
   return out;
 }
 
-std::string markdown_allowed(const Variable& v) {
-  switch (v.type) {
-    case Type::choice: return "one of " + listing(v.choices, "`");
-    case Type::words:
-      return v.choices.empty() ? std::string("comma-separated words") : "comma-separated, each one of " + listing(v.choices, "`");
-    default: return allowed(v);
-  }
-}
-
 std::string markdown_table(Scope scope) {
   std::string out =
       "| Variable | Type | Default | Allowed | Read by | Effect |\n"
@@ -228,7 +224,7 @@ std::string markdown_table(Scope scope) {
     if (v.scope != scope) continue;
     const std::string default_cell = v.fallback.empty() ? cell(v.default_doc) : fmt::format("`{}`", cell(v.fallback));
     out += fmt::format("| `{}` | {} | {} | {} | {} | {} |\n", v.name, type_name(v.type), default_cell,
-                       cell(markdown_allowed(v)), cell(v.used_by), cell(v.help));
+                       cell(allowed_text(v, "`")), cell(v.used_by), cell(v.help));
   }
   return out;
 }
