@@ -6,6 +6,7 @@
 
 #include "app/registry.hpp"
 #include "app/run_schema.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 
 namespace tessera::app {
@@ -29,6 +30,11 @@ int print_keys(comm::Context& ctx, const std::string& solver) {
                stdout);
     std::fputs(schema.to_markdown().c_str(), stdout);
   }
+  return 0;
+}
+
+int print_environment(comm::Context& ctx) {
+  if (ctx.is_root()) std::fputs(env::to_markdown().c_str(), stdout);
   return 0;
 }
 

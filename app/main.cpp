@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "app/bench.hpp"
+#include "app/environment.hpp"
 #include "app/info.hpp"
 #include "app/keys.hpp"
 #include "app/run_command.hpp"
@@ -13,6 +14,7 @@
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "io/h5_file.hpp"
+#include "core/env.hpp"
 #include "core/log.hpp"
 #include "tessera/version.hpp"
 
@@ -28,7 +30,8 @@ int main(int argc, char** argv) {
     cli.set_version_flag("--version", fmt::format("tessera {} (commit {})", kVersion, kGitCommit));
     cli.require_subcommand(1);
     std::string log_level = "info";
-    cli.add_option("--log-level", log_level, "debug, info, warn, error or off")->capture_default_str();
+    auto* log_level_opt = cli.add_option("--log-level", log_level, "debug, info, warn, error or off (default: "
+                                         "TESSERA_LOG_LEVEL, else info)");
 
     app::RunOptions run;
     auto* run_cmd = cli.add_subcommand("run", "run a deck: init (or restart), steps, outputs, checkpoints");
@@ -50,8 +53,13 @@ int main(int argc, char** argv) {
     bench_cmd->add_flag("--quick", bench.quick, "small sizes only (a smoke test)");
 
     std::string keys_solver;
-    auto* keys_cmd = cli.add_subcommand("keys", "print every deck key with type, unit, default and range (Markdown)");
-    keys_cmd->add_option("solver", keys_solver, "only [run]/[output]/... and this solver's tables");
+    auto* keys_cmd = cli.add_subcommand("keys", "print every deck key with type, unit, default and range, or with "
+                                                "--env every TESSERA_* environment variable (Markdown)");
+    bool keys_env = false;
+    auto* keys_solver_opt =
+        keys_cmd->add_option("solver", keys_solver, "only [run]/[output]/... and this solver's tables");
+    keys_cmd->add_flag("--env", keys_env, "print the TESSERA_* environment variables instead (Markdown)")
+        ->excludes(keys_solver_opt);
 
     try {
       cli.parse(argc, argv);
@@ -64,12 +72,14 @@ int main(int argc, char** argv) {
       }
       return rc == 0 ? 0 : static_cast<int>(ExitCode::input_error);
     }
+    if (log_level_opt->count() == 0) log_level = *env::get_choice("TESSERA_LOG_LEVEL");
     log::set_level(log::parse_level(log_level));
+    app::warn_undeclared_environment();
 
     if (*run_cmd) return app::run_command(ctx, run);
     if (*info_cmd) return app::run_info(ctx);
     if (*bench_cmd) return app::run_bench(ctx, bench);
-    if (*keys_cmd) return app::print_keys(ctx, keys_solver);
+    if (*keys_cmd) return keys_env ? app::print_environment(ctx) : app::print_keys(ctx, keys_solver);
     return 0;
   });
   // A failed write can leave HDF5 files that could not be closed collectively (io::OutputFile

@@ -6,7 +6,7 @@ find_package(GTest REQUIRED)
 # Open MPI refuses to run as root (CI containers, the GPU host) unless told; --oversubscribe lets
 # 4 ranks run on a 2-core machine.
 set(TESSERA_MPIEXEC_PREFLAGS "--oversubscribe" CACHE STRING "Flags placed before the program in MPI tests")
-set(TESSERA_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none;TESSERA_LOG_COLOR=0")
+set(TESSERA_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
 
 # tessera_add_unit_test(NAME SOURCES ... LIBS ... [LABELS ...])
 function(tessera_add_unit_test name)

@@ -9,6 +9,8 @@
 
 #include "core/backend.hpp"
 #include "core/cuda_check.hpp"
+#include "core/env.hpp"
+#include "core/error.hpp"
 #include "core/log.hpp"
 
 namespace tessera::comm {
@@ -53,10 +55,18 @@ Context::Context(int* argc, char*** argv) {
   } catch (const std::exception& e) {
     startup_error_ = fmt::format("cannot bind rank {} to a GPU: {}", rank_, e.what());
   }
-  if (startup_error_.empty()) startup_error_ = launcher_problem();
+  if (startup_error_.empty()) {
+    try {
+      startup_error_ = launcher_problem();
+    } catch (const InputError& e) {
+      startup_error_ = e.what();
+      startup_input_error_ = true;
+    }
+  }
 }
 
 void Context::check_startup() const {
+  if (startup_input_error_) throw InputError(startup_error_);
   if (!startup_error_.empty()) throw std::runtime_error(startup_error_);
 }
 
@@ -88,7 +98,7 @@ std::string Context::launcher_problem() const {
   // A job launched with a different task count than MPI sees (e.g. plain `mpirun` of a
   // non-MPI build inside srun) runs P copies of a 1-rank job: catch that early.
   const char* tasks = std::getenv("SLURM_NTASKS");
-  if (!tasks || std::getenv("TESSERA_IGNORE_SLURM_NTASKS")) return {};
+  if (!tasks || *env::get_boolean("TESSERA_IGNORE_SLURM_NTASKS")) return {};
   char* end = nullptr;
   const long n = std::strtol(tasks, &end, 10);
   if (end == tasks || n <= 0) return {};

@@ -42,7 +42,8 @@ class Context {
   int device() const { return device_; }
   int visible_devices() const { return visible_devices_; }
 
-  // Throws what went wrong while setting up (GPU binding, launcher mismatch), if anything.
+  // Throws what went wrong while setting up (GPU binding, launcher mismatch, a bad environment
+  // variable: InputError), if anything.
   // Kept out of the constructor so the failure takes the collective error path (run_guarded
   // calls this first) instead of escaping main().
   void check_startup() const;
@@ -64,6 +65,7 @@ class Context {
   void post_failure_receive();
 
   std::string startup_error_;
+  bool startup_input_error_ = false;  // the user's to fix (a bad environment variable): InputError
   bool owns_mpi_ = false;
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   int device_ = -1, visible_devices_ = 0;

@@ -7,11 +7,13 @@
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "core/cuda_check.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 
 #if __has_include(<mpi-ext.h>)
@@ -84,13 +86,13 @@ bool agree_on_check(Context& ctx, bool ok, std::string& why) {
 // What the MPI library says about device pointers on this rank, or the override. An invalid
 // override is reported in `input_error`.
 bool local_cuda_awareness(std::string& how, std::string& input_error) {
-  if (const char* env = std::getenv("TESSERA_CUDA_AWARE_MPI")) {
-    const std::string_view value(env);
-    if (value == "1" || value == "0") {
-      how = fmt::format("forced by TESSERA_CUDA_AWARE_MPI={}", value);
-      return value == "1";
+  try {
+    if (const std::optional<bool> forced = env::get_boolean("TESSERA_CUDA_AWARE_MPI")) {
+      how = fmt::format("forced by TESSERA_CUDA_AWARE_MPI={}", *forced ? 1 : 0);
+      return *forced;
     }
-    input_error = fmt::format("TESSERA_CUDA_AWARE_MPI must be 0 or 1, not '{}'", value);
+  } catch (const InputError& e) {
+    input_error = e.what();
     return false;
   }
   constexpr const char* hint = "; set TESSERA_CUDA_AWARE_MPI=1 to override";

@@ -3,8 +3,7 @@
 #include <spdlog/sinks/stdout_sinks.h>
 #include <spdlog/spdlog.h>
 
-#include <cstdlib>
-
+#include "core/env.hpp"
 #include "core/error.hpp"
 
 namespace tessera::log {
@@ -34,11 +33,11 @@ spdlog::logger& logger() {
     l.set_pattern("%v");
     l.set_level(spdlog::level::info);
     l.flush_on(spdlog::level::trace);
-    if (const char* env = std::getenv("TESSERA_LOG_LEVEL")) {
-      try {
-        l.set_level(to_spd(parse_level(env)));
-      } catch (const InputError&) {
-      }
+    // For lines before the command line is parsed; main() refuses a bad value and applies
+    // --log-level or this variable then.
+    try {
+      if (const auto level = env::get_choice("TESSERA_LOG_LEVEL")) l.set_level(to_spd(parse_level(*level)));
+    } catch (const InputError&) {
     }
     return l;
   }();

@@ -42,7 +42,7 @@ namespace tessera::bfs {
 namespace {
 
 std::vector<int> scales_from_env(const std::vector<int>& fallback) {
-  const auto items = env_integers("TESSERA_BENCH_BFS_SCALES");
+  const auto items = env::get_integers("TESSERA_BENCH_BFS_SCALES");
   if (!items || items->empty()) return fallback;
   return std::vector<int>(items->begin(), items->end());
 }
@@ -50,7 +50,7 @@ std::vector<int> scales_from_env(const std::vector<int>& fallback) {
 // The algorithms named in TESSERA_BENCH_BFS_ALGORITHMS (InputError for an unknown name), or
 // all of `fallback`.
 std::vector<Algorithm> algorithms_from_env(const std::vector<Algorithm>& fallback) {
-  const auto names = env_list("TESSERA_BENCH_BFS_ALGORITHMS");
+  const auto names = env::get_words("TESSERA_BENCH_BFS_ALGORITHMS");
   if (!names || names->empty()) return fallback;
   std::vector<Algorithm> out;
   for (const std::string& name : *names) {
@@ -80,7 +80,7 @@ std::optional<double> positive_number(const std::string& text) {
 // The direction policies to measure: the default, or one per TESSERA_BENCH_BFS_ALPHAS item,
 // "alpha" or "alpha/beta" (with a row-name suffix saying which).
 std::vector<std::pair<std::string, DirectionPolicy>> policies_from_env() {
-  const auto items = env_list("TESSERA_BENCH_BFS_ALPHAS");
+  const auto items = env::get_words("TESSERA_BENCH_BFS_ALPHAS");
   if (!items || items->empty()) return {{"", DirectionPolicy{}}};
   std::vector<std::pair<std::string, DirectionPolicy>> out;
   for (const std::string& item : *items) {
@@ -100,7 +100,7 @@ std::vector<std::pair<std::string, DirectionPolicy>> policies_from_env() {
 // The eager pairs per rank to measure (SearchOptions::eager_pairs): the default (-1), or one
 // run per TESSERA_BENCH_BFS_EAGER item (0 = none: counts first, then the pairs).
 std::vector<std::int64_t> eager_from_env() {
-  const auto items = env_integers("TESSERA_BENCH_BFS_EAGER");
+  const auto items = env::get_integers("TESSERA_BENCH_BFS_EAGER");
   if (!items || items->empty()) return {-1};
   for (long long v : *items)
     if (v < 0) throw InputError(fmt::format("TESSERA_BENCH_BFS_EAGER: {} is negative (pairs per rank)", v));
@@ -110,7 +110,7 @@ std::vector<std::int64_t> eager_from_env() {
 // The exchange modes to measure (SearchOptions::exchange): auto, or one run per
 // TESSERA_BENCH_BFS_EXCHANGE item (auto, peer, transport).
 std::vector<ExchangeMode> exchanges_from_env() {
-  const auto items = env_list("TESSERA_BENCH_BFS_EXCHANGE");
+  const auto items = env::get_words("TESSERA_BENCH_BFS_EXCHANGE");
   if (!items || items->empty()) return {ExchangeMode::automatic};
   std::vector<ExchangeMode> out;
   for (const std::string& item : *items) {
@@ -128,7 +128,7 @@ constexpr std::int64_t kDefaultHubs = INT64_MIN;  // the row of SearchOptions' d
 // The hub degrees to measure (SearchOptions::hub_degree): the default (none), or one run per
 // TESSERA_BENCH_BFS_HUBS item: "auto" (-1), 0 (no delegates) or a degree.
 std::vector<std::int64_t> hub_degrees_from_env() {
-  const auto items = env_list("TESSERA_BENCH_BFS_HUBS");
+  const auto items = env::get_words("TESSERA_BENCH_BFS_HUBS");
   if (!items || items->empty()) return {kDefaultHubs};
   std::vector<std::int64_t> out;
   for (const std::string& item : *items) {
@@ -148,7 +148,7 @@ std::vector<std::int64_t> hub_degrees_from_env() {
 // A yes/no setting to measure both ways: the default only (nullopt), or one run per item of
 // environment variable `name`, each `yes` (true) or `no` (false).
 std::vector<std::optional<bool>> choices_from_env(const char* name, const char* yes, const char* no) {
-  const auto items = env_list(name);
+  const auto items = env::get_words(name);
   if (!items || items->empty()) return {std::nullopt};
   std::vector<std::optional<bool>> out;
   for (const std::string& item : *items) {
@@ -196,8 +196,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
   }
   const std::vector<int> scales =
       scales_from_env(o.quick ? std::vector<int>{10, 12} : std::vector<int>{16, 18, 20, 22, 24});
-  const char* roots_text = std::getenv("TESSERA_BENCH_BFS_ROOTS");
-  const int root_count = roots_text && *roots_text ? std::atoi(roots_text) : (o.quick ? 8 : 64);
+  const int root_count = static_cast<int>(env::get_integer("TESSERA_BENCH_BFS_ROOTS").value_or(o.quick ? 8 : 64));
   const int seed_max_scale = o.quick ? 12 : 18;  // edge_parallel beyond this takes too long
 
   for (int scale : scales) {

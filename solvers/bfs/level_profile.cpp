@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "comm/collectives.hpp"
+#include "core/env.hpp"
 
 namespace tessera::bfs {
 namespace {
@@ -21,8 +22,7 @@ double now_seconds() {
 }  // namespace
 
 bool LevelProfile::requested() {
-  const char* text = std::getenv("TESSERA_BFS_PROFILE");
-  return text && *text && std::string_view(text) != "0";
+  return *env::get_boolean("TESSERA_BFS_PROFILE");
 }
 
 void LevelProfile::start_search() {

@@ -251,7 +251,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
                                                    : std::vector<std::int64_t>{64, 128});
   // TESSERA_BENCH_FDTD_SIZES="512" (or "" for none) narrows the one-rank cases, e.g. for a
   // weak-scaling run that needs only its own baseline.
-  if (const auto chosen = env_integers("TESSERA_BENCH_FDTD_SIZES")) sizes.assign(chosen->begin(), chosen->end());
+  if (const auto chosen = env::get_integers("TESSERA_BENCH_FDTD_SIZES")) sizes.assign(chosen->begin(), chosen->end());
   for (std::int64_t n : sizes) {
     log::info("bench fdtd: {}^3", n);
     bench_size(b, n);

@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
-#include <sstream>
 #include <vector>
 
 #include "comm/collectives.hpp"
@@ -15,6 +14,7 @@
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
 #include "core/device_info.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/partition.hpp"
@@ -188,38 +188,28 @@ std::vector<KernelConfig> sweep_configs(std::int64_t n) {
 // TESSERA_NBODY_KERNELS: shapes to compare (comma-separated, in parse_kernel_config's words,
 // e.g. "split:b2:u16:m16,tiled:g256:s1:b4"; "split-all" stands for every compiled
 // single-precision split shape with its split chosen per N).
-std::vector<KernelConfig> candidate_configs(const char* text) {
+std::vector<KernelConfig> candidate_configs(const std::vector<std::string>& items) {
   std::vector<KernelConfig> out;
-  std::stringstream list(text);
-  std::string item;
-  while (std::getline(list, item, ',')) {
-    if (item.find_first_not_of(" ") == std::string::npos) continue;
+  for (const std::string& item : items) {
     if (item == "split-all") {
       for (const SplitShape& s : split_shapes())
         if (!s.double_precision)
           out.push_back(KernelConfig{KernelVariant::split, s.threads, 0, s.bodies_per_thread, s.unroll, s.min_blocks});
     } else {
-      out.push_back(parse_kernel_config(item));
+      try {
+        out.push_back(parse_kernel_config(item));
+      } catch (const InputError& e) {
+        throw InputError(fmt::format("TESSERA_NBODY_KERNELS: {}", e.what()));
+      }
     }
   }
   return out;
 }
 
 // TESSERA_NBODY_SIZES: the N of the comparison (comma-separated; default 4096, 256K, 1M).
-std::vector<std::int64_t> candidate_sizes(const char* text) {
-  std::vector<std::int64_t> out;
-  std::stringstream list(text ? text : "4096,262144,1048576");
-  std::string item;
-  while (std::getline(list, item, ',')) {
-    try {
-      const long long n = std::stoll(item);
-      if (n < 1) throw std::invalid_argument(item);
-      out.push_back(n);
-    } catch (const std::logic_error&) {
-      throw InputError(fmt::format("TESSERA_NBODY_SIZES: '{}' is not a body count", item));
-    }
-  }
-  return out;
+std::vector<std::int64_t> candidate_sizes() {
+  const std::vector<long long> sizes = *env::get_integers("TESSERA_NBODY_SIZES");
+  return std::vector<std::int64_t>(sizes.begin(), sizes.end());
 }
 
 // The comparison run: the automatic shape, the seeds' atomic kernel up to 256K and every
@@ -374,11 +364,10 @@ BenchReport run_nbody_bench(comm::Context& ctx, const BenchOptions& o) {
         "FP32 issue rate: {} SMs x 4 schedulers x 32 lanes x {:.0f} MHz / {} instructions per interaction = {:.3f} T "
         "interactions/s per GPU",
         sm, clock_hz / 1e6, kInstructionsPerInteraction, limit / 1e12);
-    if (const char* kernels = std::getenv("TESSERA_NBODY_KERNELS")) {
+    if (const auto kernels = env::get_words("TESSERA_NBODY_KERNELS")) {
       // The kernel comparison alone (no sweep, no ring): see candidate_configs.
       report.title += ", kernel comparison (TESSERA_NBODY_KERNELS)";
-      bench_candidates(ctx, o, limit, candidate_configs(kernels), candidate_sizes(std::getenv("TESSERA_NBODY_SIZES")),
-                       report);
+      bench_candidates(ctx, o, limit, candidate_configs(*kernels), candidate_sizes(), report);
       return report;
     }
     bench_gpu_kernels(ctx, o, limit, report);

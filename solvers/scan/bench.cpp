@@ -13,6 +13,7 @@
 #include "comm/collectives.hpp"
 #include "core/buffer.hpp"
 #include "core/device_info.hpp"
+#include "core/env.hpp"
 #include "core/log.hpp"
 #include "core/partition.hpp"
 #include "core/timer.hpp"
@@ -155,23 +156,17 @@ void bench_types(DeviceArena& a, std::int64_t n, double bandwidth, Stream& s, in
 // The candidates the environment asks for: "all", or names separated by commas (each run for
 // the element types that have it; unknown names are reported).
 std::vector<std::string> requested_candidates() {
-  const char* env = std::getenv("TESSERA_BENCH_SCAN_LOOKBACK");
-  if (env == nullptr || *env == '\0') return {};
+  const auto requested = env::get_words("TESSERA_BENCH_SCAN_LOOKBACK");
+  if (!requested) return {};
   const auto int32 = lookback_candidate_names<std::int32_t>();
   const auto int64 = lookback_candidate_names<std::int64_t>();
-  const std::string text(env);
-  if (text == "all") {
+  if (*requested == std::vector<std::string>{"all"}) {
     std::vector<std::string> all = int32;
     all.insert(all.end(), int64.begin(), int64.end());
     return all;
   }
   std::vector<std::string> names;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    const std::string name = text.substr(at, comma - at);
-    at = comma + 1;
-    if (name.empty()) continue;
+  for (const std::string& name : *requested) {
     const bool known = std::find(int32.begin(), int32.end(), name) != int32.end() ||
                        std::find(int64.begin(), int64.end(), name) != int64.end();
     if (known)

@@ -45,3 +45,42 @@ if(TESSERA_SOLVERS STREQUAL "nbody;fdtd;scan;bfs")
                    -P ${PROJECT_SOURCE_DIR}/tests/support/compare_output.cmake)
   set_tests_properties(cli_deck_reference PROPERTIES LABELS unit ENVIRONMENT "${TESSERA_TEST_ENV}")
 endif()
+
+# Environment variables (core/env_registry.cpp). docs/environment.md is `tessera keys --env`.
+add_test(NAME cli_env_reference
+         COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tessera>|keys|--env" -DFILE=${PROJECT_SOURCE_DIR}/docs/environment.md
+                 "-DHINT=regenerate it with: build/bin/tessera keys --env > docs/environment.md"
+                 -P ${PROJECT_SOURCE_DIR}/tests/support/compare_output.cmake)
+set_tests_properties(cli_env_reference PROPERTIES LABELS unit ENVIRONMENT "${TESSERA_TEST_ENV}")
+# Every TESSERA_* variable the code reads goes through the registry and is declared there.
+add_test(NAME env_readers_declared
+         COMMAND ${CMAKE_COMMAND} -DROOT=${PROJECT_SOURCE_DIR} -P ${PROJECT_SOURCE_DIR}/tests/support/check_env_readers.cmake)
+set_tests_properties(env_readers_declared PROPERTIES LABELS unit)
+# An unknown TESSERA_* variable draws one warning (rank 0 only) with the nearest declared name;
+# the test suite's own variables (declared test-only) draw none.
+tessera_add_cli_test(cli_env_unknown NP 2 COMMAND ${tessera_exe} keys --env EXPECT_CODE 0
+                     EXPECT_REGEX "warning: environment variable TESSERA_BFS_PROFIL is not one tessera knows \\(ignored\\); did you mean TESSERA_BFS_PROFILE\\?"
+                     REJECT_REGEX "TESSERA_FAKE_DISK_DIR is not|TESSERA_BFS_PROFIL is not.*TESSERA_BFS_PROFIL is not"
+                     MAX_SECONDS 20)
+set_property(TEST cli_env_unknown APPEND PROPERTY ENVIRONMENT TESSERA_BFS_PROFIL=1 TESSERA_FAKE_DISK_DIR=/nonexistent)
+# TESSERA_LOG_LEVEL sets the level (here: no warnings) unless --log-level is given; a bad value is refused.
+tessera_add_cli_test(cli_env_log_level COMMAND ${tessera_exe} keys --env EXPECT_CODE 0 REJECT_REGEX "TESSERA_BOGUS is not")
+set_property(TEST cli_env_log_level APPEND PROPERTY ENVIRONMENT TESSERA_LOG_LEVEL=error TESSERA_BOGUS=1)
+tessera_add_cli_test(cli_env_log_level_option COMMAND ${tessera_exe} --log-level warn keys --env EXPECT_CODE 0
+                     EXPECT_REGEX "TESSERA_BOGUS is not one tessera knows")
+set_property(TEST cli_env_log_level_option APPEND PROPERTY ENVIRONMENT TESSERA_LOG_LEVEL=error TESSERA_BOGUS=1)
+tessera_add_cli_test(cli_env_bad_value NP 2 COMMAND ${tessera_exe} keys EXPECT_CODE 2
+                     EXPECT_REGEX "environment variable TESSERA_LOG_LEVEL='loud': 'loud' is not allowed \\(expected one of debug, info"
+                     MAX_SECONDS 20)
+set_property(TEST cli_env_bad_value APPEND PROPERTY ENVIRONMENT TESSERA_LOG_LEVEL=loud)
+tessera_add_cli_test(cli_env_bad_flag NP 2 COMMAND ${tessera_exe} info EXPECT_CODE 2
+                     EXPECT_REGEX "TESSERA_IGNORE_SLURM_NTASKS='maybe': 'maybe' is not a flag \\(expected 1/0, true/false"
+                     MAX_SECONDS 20)
+set_property(TEST cli_env_bad_flag APPEND PROPERTY ENVIRONMENT SLURM_NTASKS=3 TESSERA_IGNORE_SLURM_NTASKS=maybe)
+tessera_add_cli_test(cli_env_cuda_aware_forced COMMAND ${tessera_exe} info EXPECT_CODE 0
+                     EXPECT_REGEX "CUDA-aware MPI +no \\(forced by TESSERA_CUDA_AWARE_MPI=0\\)")
+set_property(TEST cli_env_cuda_aware_forced APPEND PROPERTY ENVIRONMENT TESSERA_CUDA_AWARE_MPI=off)
+tessera_add_cli_test(cli_env_cuda_aware_bad COMMAND ${tessera_exe} info EXPECT_CODE 2
+                     EXPECT_REGEX "TESSERA_CUDA_AWARE_MPI='2': '2' is not a flag")
+set_property(TEST cli_env_cuda_aware_bad APPEND PROPERTY ENVIRONMENT TESSERA_CUDA_AWARE_MPI=2)
+tessera_add_cli_test(cli_keys_env_and_solver COMMAND ${tessera_exe} keys --env nbody EXPECT_CODE 2 EXPECT_REGEX "excludes")

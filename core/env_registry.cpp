@@ -1,0 +1,119 @@
+// The one table of environment variables (see core/env.hpp). A new TESSERA_* variable is
+// declared here, read with env::get_*, and appears in docs/environment.md after
+// `tessera keys --env > docs/environment.md` (a test compares the two).
+//
+// Core knows only names, types and allowed words, not what a solver does with them: the
+// allowed words of a solver's knob (BFS algorithms, exchange modes) are listed here as text.
+#include <array>
+
+#include "core/env.hpp"
+
+namespace tessera::env {
+namespace {
+
+using enum Type;
+using enum Scope;
+
+constexpr std::array kVariables{
+    // ---- read by tessera ----------------------------------------------------------------------
+    Variable{.name = "TESSERA_LOG_LEVEL", .type = choice, .scope = executable, .fallback = "info",
+             .choices = "debug,info,warn,warning,error,off", .used_by = "every command",
+             .help = "the log level when --log-level is not given (--log-level wins)"},
+    Variable{.name = "TESSERA_IGNORE_SLURM_NTASKS", .type = boolean, .scope = executable, .fallback = "0",
+             .used_by = "every command",
+             .help = "1: do not refuse a start where Slurm started several tasks but MPI sees one rank "
+                     "(independent one-rank copies on purpose)"},
+    Variable{.name = "TESSERA_CUDA_AWARE_MPI", .type = boolean, .scope = executable,
+             .default_doc = "detected (`MPIX_Query_cuda_support`)", .used_by = "run, bench, info",
+             .help = "overrides the detection of a CUDA-aware MPI (transport `mpi`): 1 hands MPI device "
+                     "pointers, 0 never does"},
+    Variable{.name = "TESSERA_BFS_PROFILE", .type = boolean, .scope = executable, .fallback = "0",
+             .used_by = "run, bench bfs",
+             .help = "per-level times of each BFS search on rank 0 (host loop: kernels / exchange / counts; "
+                     "GPU loop: every rank's steps and shares by the GPU's clock)"},
+    Variable{.name = "TESSERA_BENCH_FDTD_SIZES", .type = integers, .scope = executable,
+             .default_doc = "cuda: 128,256,384,512; cpu: 64,128 (--quick: 64,128; 24,32)", .min = 1,
+             .used_by = "bench fdtd",
+             .help = "the one-rank grid sizes (N of N^3 cells); empty: none, only the weak-scaling rows"},
+    Variable{.name = "TESSERA_NBODY_KERNELS", .type = words, .scope = executable,
+             .default_doc = "unset: the usual tables", .used_by = "bench nbody (cuda)",
+             .help = "compare only these force-kernel shapes (`split-all`, `split:g256:b4:u8:m4`, "
+                     "`tiled:g256:s1:b4`, ...) at TESSERA_NBODY_SIZES (nbody.md)"},
+    Variable{.name = "TESSERA_NBODY_SIZES", .type = integers, .scope = executable, .fallback = "4096,262144,1048576",
+             .min = 1, .used_by = "bench nbody (cuda)",
+             .help = "the body counts of the kernel comparison (with TESSERA_NBODY_KERNELS)"},
+    Variable{.name = "TESSERA_BENCH_SCAN_LOOKBACK", .type = words, .scope = executable, .default_doc = "none",
+             .used_by = "bench scan (cuda)",
+             .help = "`all` or look-back candidate names: compare these policies with CUB in the one-GPU "
+                     "table; unknown names are reported (scan.md)"},
+    Variable{.name = "TESSERA_BENCH_BFS_SCALES", .type = integers, .scope = executable,
+             .default_doc = "16,18,20,22,24 (--quick: 10,12)", .min = 1, .max = 34, .used_by = "bench bfs",
+             .help = "Kronecker graph scales (2^scale vertices), one table section each"},
+    Variable{.name = "TESSERA_BENCH_BFS_ROOTS", .type = integer, .scope = executable, .default_doc = "64 (--quick: 8)",
+             .min = 1, .max = 2147483647, .used_by = "bench bfs", .help = "search roots per scale"},
+    Variable{.name = "TESSERA_BENCH_BFS_ALGORITHMS", .type = words, .scope = executable,
+             .default_doc = "all that apply", .choices = "direction_optimizing,top_down,bottom_up,edge_parallel,serial",
+             .used_by = "bench bfs", .help = "only these algorithms run"},
+    Variable{.name = "TESSERA_BENCH_BFS_ALPHAS", .type = words, .scope = executable, .default_doc = "14/24",
+             .used_by = "bench bfs",
+             .help = "direction_optimizing once per `alpha` or `alpha/beta` (positive numbers, e.g. `14,28,14/48`), "
+                     "one row each"},
+    Variable{.name = "TESSERA_BENCH_BFS_EAGER", .type = integers, .scope = executable, .default_doc = "32768",
+             .min = 0, .used_by = "bench bfs",
+             .help = "direction_optimizing once per eager-pair count per rank (0: counts first, then the pairs)"},
+    Variable{.name = "TESSERA_BENCH_BFS_EXCHANGE", .type = words, .scope = executable, .default_doc = "auto",
+             .choices = "auto,peer,transport", .used_by = "bench bfs",
+             .help = "direction_optimizing once per exchange mode (peer memory or the transport)"},
+    Variable{.name = "TESSERA_BENCH_BFS_LOOP", .type = words, .scope = executable, .default_doc = "device",
+             .choices = "device,host", .used_by = "bench bfs",
+             .help = "direction_optimizing once per driver of the level loop (the GPU where it can, or the host)"},
+    Variable{.name = "TESSERA_BENCH_BFS_HUBS", .type = words, .scope = executable, .default_doc = "0",
+             .used_by = "bench bfs",
+             .help = "direction_optimizing once per delegated-hub degree: `auto` or a degree >= 0 (0: none)"},
+    Variable{.name = "TESSERA_BENCH_BFS_WAKE", .type = words, .scope = executable, .default_doc = "on",
+             .choices = "on,off", .used_by = "bench bfs",
+             .help = "direction_optimizing with (`on`) and without (`off`) waking the peer links before each search"},
+    // ---- read by the scripts shipped with tessera (not by the executable) ----------------------
+    Variable{.name = "TESSERA_HOME", .type = string, .scope = scripts, .default_doc = "`$SLURM_SUBMIT_DIR`",
+             .used_by = "jobscripts/slurm/*.sbatch",
+             .help = "the tessera checkout whose inputs/ and tessera-job.sh the batch scripts use"},
+    Variable{.name = "TESSERA_CUDA", .type = choice, .scope = scripts, .default_doc = "CMake's default (AUTO)",
+             .choices = "AUTO,ON,OFF", .used_by = "scripts/quickstart.sh",
+             .help = "passed to CMake as -DTESSERA_CUDA: build with CUDA when found, always, or never"},
+    // ---- test-only: the test suite sets these for itself -----------------------------------------
+    Variable{.name = "TESSERA_FAKE_DISK_DIR", .type = string, .scope = test, .default_doc = "none",
+             .used_by = "tests/support/fake_full_disk.c",
+             .help = "the directory the LD_PRELOAD shim makes behave like a small disk"},
+    Variable{.name = "TESSERA_FAKE_DISK_BYTES", .type = integer, .scope = test, .default_doc = "none", .min = 0,
+             .used_by = "tests/support/fake_full_disk.c",
+             .help = "the size of that disk: writes beyond it fail with ENOSPC"},
+    Variable{.name = "TESSERA_FAKE_DISK_RANK", .type = integer, .scope = test, .default_doc = "every rank", .min = 0,
+             .used_by = "tests/support/fake_full_disk.c", .help = "the disk is full only for this MPI rank"},
+    Variable{.name = "TESSERA_FAKE_READONLY_DIR", .type = string, .scope = test, .default_doc = "none",
+             .used_by = "tests/support/fake_full_disk.c",
+             .help = "a directory the shim makes read-only (EROFS), as a read-only mount"},
+    Variable{.name = "TESSERA_IO_P2Q_DIR", .type = string, .scope = test, .default_doc = "none",
+             .used_by = "tests/io", .help = "where the io write-then-read test leaves files for the other rank count"},
+    Variable{.name = "TESSERA_NBODY_P2Q_DIR", .type = string, .scope = test, .default_doc = "none",
+             .used_by = "tests/solvers/nbody",
+             .help = "where the nbody restart test leaves checkpoints for the other rank count"},
+    Variable{.name = "TESSERA_KEEP_TEST_FILES", .type = string, .scope = test, .default_doc = "unset: removed",
+             .used_by = "tests/solvers/nbody", .help = "set (to anything): keep the nbody tests' temporary files"},
+};
+
+// Each name once, each a TESSERA_ name: checked when this file compiles.
+constexpr bool well_formed() {
+  for (std::size_t i = 0; i < kVariables.size(); ++i) {
+    if (!kVariables[i].name.starts_with("TESSERA_") || kVariables[i].help.empty()) return false;
+    for (std::size_t j = 0; j < i; ++j)
+      if (kVariables[i].name == kVariables[j].name) return false;
+  }
+  return true;
+}
+static_assert(well_formed(), "every environment variable is declared once, named TESSERA_*, with a line of help");
+
+}  // namespace
+
+std::span<const Variable> registry() { return kVariables; }
+
+}  // namespace tessera::env
