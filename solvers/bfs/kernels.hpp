@@ -1,6 +1,6 @@
 #pragma once
 // The per-rank building blocks of the distributed search and of its validation, one
-// implementation per backend (kernels_cpu.cpp with OpenMP, kernels_cuda.cu). The level loop
+// implementation per backend (cpu/ with OpenMP, cuda/). The level loop
 // (search.cpp) and the exchanges between ranks (exchange.cpp) are written once against this
 // interface, Ginkgo style.
 //
