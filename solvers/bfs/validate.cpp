@@ -65,7 +65,7 @@ std::string_view check_name(int check) {
 ValidationReport validate(BfsEngine& engine, std::int64_t root) {
   comm::Context& ctx = engine.context();
   engine.gather_tree();
-  const CheckCounts mine = engine.kernels().check(root);
+  const CheckCounts mine = engine.backend().check(root);
   ValidationReport report;
   report.root = root;
   std::array<std::int64_t, kChecks> first = mine.first;
@@ -79,7 +79,7 @@ ValidationReport validate(BfsEngine& engine, std::int64_t root) {
   BfsTree t;
   t.parent.resize(static_cast<std::size_t>(graph.vertices()));
   t.level.resize(static_cast<std::size_t>(graph.vertices()));
-  engine.kernels().download_global(t.parent, t.level);
+  engine.backend().download_global(t.parent, t.level);
   std::string text;
   for (int c = 0; c < kChecks; ++c)
     if (report.violations[c] > 0 && first[c] != kNone && graph.owns(first[c]))

@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/backend.hpp"
 #include "solvers/bfs/search.hpp"
 
 namespace tessera::bfs {

@@ -14,7 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/backend.hpp"
 
 namespace tessera::bfs::gpu {
 

@@ -1,6 +1,7 @@
 #pragma once
-// The cuda backend of the search and validation building blocks (kernels.hpp): the host class
-// that owns the device memory and queues each step's kernels. Where things are:
+// The cuda backend (backend.hpp): the host class that owns the device memory and queues each
+// step's kernels; it implements the core steps and both optional parts (PeerExchange,
+// DeviceLoop). Where things are:
 //   common.cuh                    the View the kernels take, counters, shared device helpers
 //   launch.cuh                    the launchers of the kernel families below
 //   top_down.{cuh,cu}             top-down (load-balanced over edges), received and eager pairs
@@ -14,35 +15,38 @@
 //
 // The level steps only queue work: what they found goes to this rank's row of the level
 // table (device memory), which the search allgathers on the transport and copies to the
-// host once per exchange (kernels.hpp).
+// host once per exchange (backend.hpp).
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "comm/peer_window.hpp"
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
 #include "core/stream.hpp"
+#include "solvers/bfs/backend.hpp"
 #include "solvers/bfs/cuda/common.cuh"
 #include "solvers/bfs/cuda/device_loop.cuh"
 #include "solvers/bfs/cuda/peer.cuh"
 #include "solvers/bfs/delegates.hpp"
-#include "solvers/bfs/kernels.hpp"
 
 namespace tessera::bfs::gpu {
 
-class CudaKernels final : public SearchKernels {
+class CudaBackend final : public SearchBackend, public PeerExchange, public DeviceLoop {
  public:
-  CudaKernels(const LocalGraph& g, std::int64_t eager, const Delegates& delegates);
-  ~CudaKernels() override;
-  CudaKernels(const CudaKernels&) = delete;
-  CudaKernels& operator=(const CudaKernels&) = delete;
+  CudaBackend(const LocalGraph& g, std::int64_t eager, const Delegates& delegates);
+  ~CudaBackend() override;
+  CudaBackend(const CudaBackend&) = delete;
+  CudaBackend& operator=(const CudaBackend&) = delete;
 
   stream_t stream() const override { return stream_.get(); }
   void synchronize() override { stream_.synchronize(); }
@@ -69,20 +73,6 @@ class CudaKernels final : public SearchKernels {
   void fetch_level_table(int slot) override;
   std::span<const std::int64_t> wait_level_table(int slot) override;
 
-  bool exchanges_itself() const override { return window_ != nullptr; }
-  bool use_peer_memory(comm::Context& ctx, std::string* why) override;
-  void share(bool frontier) override;
-  void apply_shared(int level, std::int64_t bound) override;
-  void wake_peer_links() override;
-
-  // The GPU-run level loop (device_loop.cu).
-  bool can_drive_levels() const override { return part_.parts == 1 || window_ != nullptr; }
-  void begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
-                    const DirectionPolicy& policy) override;
-  void queue_levels() override { TESSERA_CUDA_CHECK(cudaGraphLaunch(search_graph_, stream_)); }
-  LevelState level_state() override;
-  std::vector<LevelClock> level_clocks() override;
-
   std::size_t pair_bytes() const override { return sizeof(uint2); }
   std::byte* send_pairs() override { return reinterpret_cast<std::byte*>(send_.data()); }
   std::byte* receive_pairs() override { return reinterpret_cast<std::byte*>(recv_.data()); }
@@ -98,6 +88,23 @@ class CudaKernels final : public SearchKernels {
   void download_global(std::span<std::int64_t> parent, std::span<std::int32_t> level) override;
   void upload_window(std::span<const std::int64_t> parent, std::span<const std::int32_t> level) override;
   CheckCounts check(std::int64_t root) override;
+
+  // The optional parts: this class. The GPU runs the level loop on one rank, or with peer memory.
+  PeerExchange* peer_exchange() override { return this; }
+  DeviceLoop* device_loop() override { return part_.parts == 1 || window_ != nullptr ? this : nullptr; }
+
+  // PeerExchange.
+  bool use_peer_memory(comm::Context& ctx, std::string* why) override;
+  void share(bool frontier) override;
+  void apply_shared(int level, std::int64_t bound) override;
+  void wake_peer_links() override;
+
+  // DeviceLoop (device_loop.cu).
+  void begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
+                    const DirectionPolicy& policy) override;
+  void queue_levels() override { TESSERA_CUDA_CHECK(cudaGraphLaunch(search_graph_, stream_)); }
+  LevelState level_state() override;
+  std::vector<LevelClock> level_clocks() override;
 
  private:
   template <class T>

@@ -1,4 +1,4 @@
-// The seed's edge-parallel step (kernels.hpp: edge_parallel, apply_received_plain) and its
+// The seed's edge-parallel step (backend.hpp: edge_parallel, apply_received_plain) and its
 // launchers (launch.cuh).
 #include "core/cuda_check.hpp"
 #include "solvers/bfs/cuda/launch.cuh"

@@ -70,7 +70,7 @@ __global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint
 
 // Stores `pairs` zero pairs at the start of every other rank's receive area (slots a level
 // overwrites before any rank reads them): traffic on every NVLink link before a search
-// (SearchKernels::wake_peer_links).
+// (PeerExchange::wake_peer_links).
 __global__ void wake_links_kernel(View d, std::int64_t pairs) {
   for (int r = 0; r < d.parts; ++r) {
     if (r == d.me) continue;

@@ -1,4 +1,4 @@
-// The Graph500 checks on the device (kernels.hpp: check) and their launchers (launch.cuh).
+// The Graph500 checks on the device (backend.hpp: check) and their launchers (launch.cuh).
 #include "core/cuda_check.hpp"
 #include "solvers/bfs/cuda/launch.cuh"
 #include "solvers/bfs/validate_rules.hpp"

@@ -237,7 +237,7 @@ TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
   Engines e(g, SearchOptions{});
   auto counts = [&](BfsEngine& engine, const BfsTree& t) {
     const auto b = static_cast<std::size_t>(g.begin), c = static_cast<std::size_t>(g.count);
-    engine.kernels().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
+    engine.backend().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
     return validate(engine, root).violations;
   };
   std::vector<BfsTree> broken(5, good);
@@ -311,7 +311,8 @@ TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
     device.set_profiling(true);
     const SearchResult b = device.search(root);
     device.set_profiling(false);
-    const std::vector<LevelClock> clocks = device.kernels().level_clocks();
+    const std::vector<LevelClock> clocks =
+        device.device_loop() ? device.device_loop()->level_clocks() : std::vector<LevelClock>{};
     ASSERT_EQ(static_cast<int>(clocks.size()), b.depth + 1);
     int clocked_bottom_up = 0;
     for (const LevelClock& l : clocks) {

@@ -26,7 +26,7 @@ struct Fixture {
 
   ValidationReport check(const BfsTree& t, std::int64_t root) {
     const auto b = static_cast<std::size_t>(graph.begin), c = static_cast<std::size_t>(graph.count);
-    engine.kernels().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
+    engine.backend().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
     return validate(engine, root);
   }
 
