@@ -45,8 +45,8 @@ ExchangeMode parse_exchange_mode(std::string_view text) {
   throw InputError(fmt::format("unknown BFS exchange '{}' (choose auto, peer or transport)", text));
 }
 
-BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
-                     SearchOptions options)
+SearchDriver::SearchDriver(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph,
+                           Backend backend, SearchOptions options)
     : ctx_(ctx), transport_(transport), graph_(graph), kind_(backend), options_(options),
       profile_(LevelProfile::requested()) {
   if (options.algorithm == Algorithm::serial && (backend != Backend::cpu || ctx.size() != 1))
@@ -80,7 +80,7 @@ BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const Local
   }
 }
 
-void BfsEngine::choose_exchange() {
+void SearchDriver::choose_exchange() {
   if (ctx_.size() == 1) {
     exchange_reason_ = "none (one rank)";
     return;
@@ -107,7 +107,7 @@ void BfsEngine::choose_exchange() {
   exchange_reason_ = fmt::format("on the transport ({})", why);
 }
 
-SearchResult BfsEngine::search(std::int64_t root) {
+SearchResult SearchDriver::search(std::int64_t root) {
   SearchResult r;
   r.root = root;
   // The root's degree (a property of the graph, which the direction heuristic starts from),
@@ -142,24 +142,24 @@ SearchResult BfsEngine::search(std::int64_t root) {
   return r;
 }
 
-void BfsEngine::exchange_rows() {
+void SearchDriver::exchange_rows() {
   SearchBackend& k = *backend_;
   if (peer_) peer_->share(false);
   else if (ctx_.size() > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), graph_.partition);
 }
 
-std::span<const std::int64_t> BfsEngine::level_counts() {
+std::span<const std::int64_t> SearchDriver::level_counts() {
   exchange_rows();
   backend_->fetch_level_table();
   return backend_->wait_level_table();
 }
 
-void BfsEngine::allgather_frontier() {
+void SearchDriver::allgather_frontier() {
   if (peer_) peer_->share(true);
   else allgather_bitmap(ctx_, transport_, backend_->stream(), backend_->frontier_bitmap(), graph_.partition);
 }
 
-void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
+void SearchDriver::run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
   SearchBackend& k = *backend_;
   LevelProfile& prof = profile_;
   const VertexPartition& part = graph_.partition;
@@ -285,7 +285,7 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
 
 // The GPU decides every level; the host waits once, for the end of the search. Profiled, the
 // levels' times come from the GPUs' clocks afterwards (the search runs as it does unprofiled).
-void BfsEngine::run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
+void SearchDriver::run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
   DeviceLoop& loop = *device_loop_;
   backend_->reset_for_claims();
   loop.begin_levels(root, root_degree, options_.algorithm, options_.policy);
@@ -296,7 +296,7 @@ void BfsEngine::run_levels_on_device(std::int64_t root, std::int64_t root_degree
   r.bottom_up_levels = s.bottom_up_levels;
 }
 
-void BfsEngine::run_edge_parallel(std::int64_t root, SearchResult& r) {
+void SearchDriver::run_edge_parallel(std::int64_t root, SearchResult& r) {
   SearchBackend& k = *backend_;
   const int p = ctx_.size();
   k.reset();
@@ -316,7 +316,7 @@ void BfsEngine::run_edge_parallel(std::int64_t root, SearchResult& r) {
   r.depth = level;
 }
 
-void BfsEngine::run_serial(std::int64_t root, SearchResult& r) {
+void SearchDriver::run_serial(std::int64_t root, SearchResult& r) {
   const BfsTree t = serial_bfs(graph_, root);
   int depth = 0;
   for (std::int32_t l : t.level) depth = l > depth ? l : depth;
@@ -326,7 +326,7 @@ void BfsEngine::run_serial(std::int64_t root, SearchResult& r) {
   backend_->upload_window(t.parent, t.level);
 }
 
-BfsTree BfsEngine::local_tree() {
+BfsTree SearchDriver::local_tree() {
   BfsTree t;
   t.parent.resize(static_cast<std::size_t>(graph_.count));
   t.level.resize(static_cast<std::size_t>(graph_.count));
@@ -334,7 +334,7 @@ BfsTree BfsEngine::local_tree() {
   return t;
 }
 
-void BfsEngine::gather_tree() {
+void SearchDriver::gather_tree() {
   SearchBackend& k = *backend_;
   allgather_vertex_array(ctx_, transport_, k.stream(), k.parent_global(), graph_.partition, sizeof(std::int64_t),
                          kTagParent);
@@ -342,7 +342,7 @@ void BfsEngine::gather_tree() {
                          kTagLevel);
 }
 
-BfsTree BfsEngine::global_tree() {
+BfsTree SearchDriver::global_tree() {
   gather_tree();
   BfsTree t;
   t.parent.resize(static_cast<std::size_t>(graph_.vertices()));

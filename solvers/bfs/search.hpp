@@ -87,12 +87,12 @@ struct SearchResult {
   double teps() const { return seconds > 0 ? static_cast<double>(input_edges) / seconds : 0.0; }
 };
 
-class BfsEngine {
+class SearchDriver {
  public:
-  // Collective. `graph` must outlive the engine. Throws InputError for an algorithm the
+  // Collective. `graph` must outlive the driver. Throws InputError for an algorithm the
   // backend or rank count cannot run (serial: cpu, one rank).
-  BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
-            SearchOptions options);
+  SearchDriver(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
+               SearchOptions options);
 
   // Collective: one timed search from `root` (a global id, any rank may own it). The clock
   // starts after the ranks have met (and learnt the root's degree) and stops when the last
