@@ -220,7 +220,7 @@ class DeviceLoop {
   virtual void queue_levels() = 0;
   // Waits for the levels queued so far; throws if a share's wait timed out.
   virtual LevelState level_state() = 0;
-  // After level_state() at the end of a search: its levels' times (the first 64).
+  // After level_state() at the end of a search this loop ran: its levels' times (the first 64).
   virtual std::vector<LevelClock> level_clocks() = 0;
 
  protected:

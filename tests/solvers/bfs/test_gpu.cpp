@@ -288,16 +288,28 @@ TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
 
 // The GPU runs the level loop on one rank and with peer memory, not on the transport or when
 // asked not to, and finds what the host-driven loop finds, level for level; a profiled search
-// finds the same and reads the GPU's clock at every level it ran, in its direction.
+// finds the same and, where the GPU ran the loop, reads the GPU's clock at every level it ran,
+// in its direction. Where the ranks cannot use peer memory (they share a GPU, which the share's
+// spin-wait cannot do, or the GPUs cannot map each other's memory) the host runs the loop on the
+// transport, and there is no device loop, nor GPU clocks, to ask for.
 TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   const LocalGraph g = my_part(kronecker(14));
+  const bool share_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) != 0;
   SearchDriver device(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
-  EXPECT_EQ(device.levels_on_device(), ctx.size() == 1 || device.exchanges_on_device());
+  const bool gpu_loop = ctx.size() == 1 || device.exchanges_on_device();
+  EXPECT_EQ(device.levels_on_device(), gpu_loop);
+  EXPECT_EQ(device.device_loop() != nullptr, gpu_loop);
+  if (ctx.size() > 1 && share_gpus) {
+    EXPECT_FALSE(device.exchanges_on_device());
+    EXPECT_NE(device.exchange_reason().find("ranks share GPUs"), std::string::npos) << device.exchange_reason();
+  }
   SearchDriver host(ctx, transport(Backend::cuda), g, Backend::cuda,
                     SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::automatic, false});
   EXPECT_FALSE(host.levels_on_device());
+  EXPECT_EQ(host.device_loop(), nullptr);
+  EXPECT_EQ(host.exchanges_on_device(), device.exchanges_on_device());  // the host's loop over peer memory too
   if (ctx.size() > 1) {
     SearchDriver plain(ctx, transport(Backend::cuda), g, Backend::cuda,
                        SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
@@ -311,18 +323,19 @@ TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
     device.set_profiling(true);
     const SearchResult b = device.search(root);
     device.set_profiling(false);
-    const std::vector<LevelClock> clocks =
-        device.device_loop() ? device.device_loop()->level_clocks() : std::vector<LevelClock>{};
-    ASSERT_EQ(static_cast<int>(clocks.size()), b.depth + 1);
-    int clocked_bottom_up = 0;
-    for (const LevelClock& l : clocks) {
-      EXPECT_GT(l.steps + l.shares[0] + l.shares[1], 0.0) << "level " << l.level;
-      EXPECT_GE(l.conclude, 0.0);
-      EXPECT_EQ(l.shares[0] > 0 || l.shares[1] > 0, device.exchanges_on_device()) << "level " << l.level;
-      clocked_bottom_up += l.bottom_up ? 1 : 0;
+    if (DeviceLoop* loop = device.device_loop()) {  // the GPU ran the levels: its clocks
+      const std::vector<LevelClock> clocks = loop->level_clocks();
+      ASSERT_EQ(static_cast<int>(clocks.size()), b.depth + 1);
+      int clocked_bottom_up = 0;
+      for (const LevelClock& l : clocks) {
+        EXPECT_GT(l.steps + l.shares[0] + l.shares[1], 0.0) << "level " << l.level;
+        EXPECT_GE(l.conclude, 0.0);
+        EXPECT_EQ(l.shares[0] > 0 || l.shares[1] > 0, device.exchanges_on_device()) << "level " << l.level;
+        clocked_bottom_up += l.bottom_up ? 1 : 0;
+      }
+      EXPECT_EQ(clocks.front().vertices, 1);  // the root
+      EXPECT_EQ(clocked_bottom_up, b.bottom_up_levels);
     }
-    EXPECT_EQ(clocks.front().vertices, 1);  // the root
-    EXPECT_EQ(clocked_bottom_up, b.bottom_up_levels);
     const SearchResult c = host.search(root);
     EXPECT_EQ(device.global_tree().level, ta.level);
     EXPECT_EQ(host.global_tree().level, ta.level);
