@@ -2,15 +2,16 @@
 // The distributed search: one level-synchronous loop over the ranks, written once against
 // the backend (backend.hpp), with the exchanges of exchange.hpp.
 //
-// The five search paths, and when each runs (search() picks one per driver, at construction):
+// The five search paths, and when each runs (fixed when the driver is made; search() runs it):
 //   serial          algorithm serial (cpu backend, one rank): the reference BFS of
 //                   reference.hpp, its tree uploaded to the backend (run_serial)
 //   edge-parallel   algorithm edge_parallel: the seed's step, any backend; the host waits and
 //                   exchanges on the transport every level (run_edge_parallel)
 //   host loop over  top_down, bottom_up, direction_optimizing where the GPU does not run the
 //   the transport   loop: the cpu backend; cuda on several ranks without peer memory (ranks on
-//                   several nodes or sharing a GPU, bfs.exchange = "transport"); cuda with
-//                   SearchOptions::device_levels off (run_levels)
+//                   several nodes or sharing a GPU, GPUs that cannot map each other's memory,
+//                   bfs.exchange = "transport"); cuda with SearchOptions::device_levels off
+//                   (run_levels)
 //   host loop over  the same loop where the ranks' GPUs map each other's memory (cuda, one
 //   peer memory     node, a GPU per rank) but device_levels is off (run_levels, peer_ set)
 //   GPU-run loop    cuda, device_levels on (the default), and one rank or peer memory: the
