@@ -247,15 +247,15 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
                                      hubs == kDefaultHubs ? SearchOptions{}.hub_degree : hubs, wake.value_or(true)}});
     }
     for (const auto& [alg, label, options] : runs) {
-      BfsEngine engine(ctx, *transport.transport, g, backend, options);
-      engine.set_profiling(false);  // the timed searches run unprofiled; see below
-      engine.search(roots.front());  // warm-up: first touches, lazy buffers
+      SearchDriver driver(ctx, *transport.transport, g, backend, options);
+      driver.set_profiling(false);  // the timed searches run unprofiled; see below
+      driver.search(roots.front());  // warm-up: first touches, lazy buffers
       std::vector<double> teps, seconds;
       int failed = 0, td = 0, bu = 0;
       std::string first_failure;
       for (std::int64_t root : roots) {
-        const SearchResult r = engine.search(root);
-        const ValidationReport v = validate(engine, root);
+        const SearchResult r = driver.search(root);
+        const ValidationReport v = validate(driver, root);
         if (!v.ok()) {
           ++failed;
           if (first_failure.empty()) first_failure = v.message;
@@ -266,8 +266,8 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
         bu += r.bottom_up_levels;
       }
       if (LevelProfile::requested()) {  // where the time goes, in two more (untimed) searches
-        engine.set_profiling(true);
-        for (std::size_t i = 0; i < std::min<std::size_t>(2, roots.size()); ++i) engine.search(roots[i]);
+        driver.set_profiling(true);
+        for (std::size_t i = 0; i < std::min<std::size_t>(2, roots.size()); ++i) driver.search(roots[i]);
       }
       if (failed) log::error("bench bfs: {}/{} scale {}: {} of {} searches failed validation; first: {}",
                              to_string(backend), to_string(alg), scale, failed, roots.size(), first_failure);
@@ -282,10 +282,10 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
       row.note = fmt::format("{} roots {}; min {:.3g} max {:.3g}; levels {:.1f} td + {:.1f} bu", roots.size(),
                              failed ? fmt::format("{} FAILED VALIDATION", failed) : std::string("validated"), st.min,
                              st.max, double(td) / roots.size(), double(bu) / roots.size());
-      if (ctx.size() > 1) row.note += engine.exchanges_on_device() ? "; peer memory" : "; transport";
-      if (engine.levels_on_device()) row.note += "; levels on the GPU";
-      if (engine.delegated_hubs() > 0)
-        row.note += fmt::format("; {} hubs of degree >= {}", engine.delegated_hubs(), engine.hub_degree());
+      if (ctx.size() > 1) row.note += driver.exchanges_on_device() ? "; peer memory" : "; transport";
+      if (driver.levels_on_device()) row.note += "; levels on the GPU";
+      if (driver.delegated_hubs() > 0)
+        row.note += fmt::format("; {} hubs of degree >= {}", driver.delegated_hubs(), driver.hub_degree());
       log::info("bench bfs: {} {}: {:.4g} GTEPS", row.name, row.size, row.rate);
       report.rows.push_back(row);
     }

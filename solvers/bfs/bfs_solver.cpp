@@ -80,17 +80,17 @@ void BfsSolver::prepare() {
   const std::int64_t steps = run_.deck.get_int("run.steps");
   if (steps < static_cast<std::int64_t>(roots_.size()))
     log::warn("run.steps = {} stops after {} of the {} roots", steps, steps, roots_.size());
-  engine_ = std::make_unique<BfsEngine>(ctx_, run_.transport, g, run_.backend, options_);
+  driver_ = std::make_unique<SearchDriver>(ctx_, run_.transport, g, run_.backend, options_);
   // One untimed search first, so no timed search pays for first touches (thread pools,
   // kernel loading, lazily allocated buffers).
-  engine_->search(roots_.front());
+  driver_->search(roots_.front());
   log::info("bfs: {} search on the {} backend, {} root(s){}", to_string(options_.algorithm), to_string(run_.backend),
             roots_.size(), validate_ ? ", each validated" : "");
-  if (ctx_.size() > 1) log::info("bfs: exchanges {}", engine_->exchange_reason());
-  if (engine_->levels_on_device()) log::info("bfs: the GPU runs the level loop (one CUDA graph per search)");
-  if (engine_->delegated_hubs() > 0)
-    log::info("bfs: {} hubs (degree >= {}) are expanded by every GPU", engine_->delegated_hubs(),
-              engine_->hub_degree());
+  if (ctx_.size() > 1) log::info("bfs: exchanges {}", driver_->exchange_reason());
+  if (driver_->levels_on_device()) log::info("bfs: the GPU runs the level loop (one CUDA graph per search)");
+  if (driver_->delegated_hubs() > 0)
+    log::info("bfs: {} hubs (degree >= {}) are expanded by every GPU", driver_->delegated_hubs(),
+              driver_->hub_degree());
 }
 
 GraphAttributes BfsSolver::attributes() const {
@@ -140,10 +140,10 @@ void BfsSolver::restart(io::CheckpointReader& in) {
 void BfsSolver::advance() {
   const std::int64_t k = step();
   const std::int64_t root = roots_[static_cast<std::size_t>(k)];
-  const SearchResult r = engine_->search(root);
+  const SearchResult r = driver_->search(root);
   bool validated = false;
   if (validate_) {
-    const ValidationReport report = validate(*engine_, root);
+    const ValidationReport report = validate(*driver_, root);
     // Every rank holds the same report: fail together, rank 0 prints.
     if (!report.ok()) throw comm::CollectiveError(0, ExitCode::runtime_error, report.message);
     validated = true;
@@ -154,7 +154,7 @@ void BfsSolver::advance() {
              root, r.seconds, r.input_edges, r.teps(), r.reached, r.depth, r.top_down_levels, r.bottom_up_levels);
   const bool keep_tree = trees_ < 0 || k < trees_;
   std::optional<BfsTree> tree;
-  if (keep_tree) tree = engine_->local_tree();
+  if (keep_tree) tree = driver_->local_tree();
   const LocalGraph& g = built_->graph;
   output_.append(step(), r, validated, std::move(tree), g.begin, g.vertices());
 }

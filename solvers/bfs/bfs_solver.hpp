@@ -36,7 +36,7 @@ class BfsSolver final : public Solver {
   void summary() override;
 
  private:
-  void prepare();  // builds the graph, the engine and the roots
+  void prepare();  // builds the graph, the search driver and the roots
   GraphAttributes attributes() const;
 
   RunContext& run_;
@@ -50,7 +50,7 @@ class BfsSolver final : public Solver {
   std::int64_t trees_ = -1;
 
   std::optional<BuiltGraph> built_;
-  std::unique_ptr<BfsEngine> engine_;
+  std::unique_ptr<SearchDriver> driver_;
   std::vector<std::int64_t> roots_;
   std::vector<SearchResult> results_;
   std::int64_t validated_ = 0;

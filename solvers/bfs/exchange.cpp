@@ -4,7 +4,7 @@
 
 #include "comm/allgather.hpp"
 
-#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/backend.hpp"
 
 namespace tessera::bfs {
 

@@ -3,7 +3,7 @@
 // memory alike), so the solver needs no collective that comm does not have:
 //  - allgather_vertex_array / allgather_bitmap: comm::allgather_blocks of each rank's part of
 //    a global array (the frontier bitmap, and the parent and level arrays before validation).
-//  - allgather_rows: the level table's rows (kernels.hpp), so every rank knows every rank's
+//  - allgather_rows: the level table's rows (backend.hpp), so every rank knows every rank's
 //    counts of the step: the global totals and the pairs it is about to receive.
 //  - exchange_pairs: an alltoallv of (vertex, parent) pairs from per-destination send
 //    regions, with the counts of the (allgathered) level table.

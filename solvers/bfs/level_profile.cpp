@@ -39,7 +39,7 @@ void LevelProfile::begin_level(int level, bool bottom_up, std::int64_t frontier_
   levels_.push_back({level, bottom_up, frontier_vertices, frontier_edges, {}});
 }
 
-void LevelProfile::mark(Phase phase, SearchKernels& k) {
+void LevelProfile::mark(Phase phase, SearchBackend& k) {
   if (!on_ || levels_.empty()) return;
   k.synchronize();
   const double t = now_seconds() - start_;

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "comm/context.hpp"
-#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/backend.hpp"
 
 namespace tessera::bfs {
 
@@ -38,7 +38,7 @@ class LevelProfile {
   void start_search();
   void begin_level(int level, bool bottom_up, std::int64_t frontier_vertices, std::int64_t frontier_edges);
   // Charges the time since the last mark to `phase`, after waiting for the kernels' stream.
-  void mark(Phase phase, SearchKernels& k);
+  void mark(Phase phase, SearchBackend& k);
   // Collective: a device-driven search's levels by each rank's GPU clock (`mine`: this rank's).
   void record_clocks(comm::Context& ctx, const std::vector<LevelClock>& mine);
   // The block rank 0 prints for a search of `seconds` (the timed search).

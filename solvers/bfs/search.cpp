@@ -45,16 +45,16 @@ ExchangeMode parse_exchange_mode(std::string_view text) {
   throw InputError(fmt::format("unknown BFS exchange '{}' (choose auto, peer or transport)", text));
 }
 
-BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
-                     SearchOptions options)
-    : ctx_(ctx), transport_(transport), graph_(graph), backend_(backend), options_(options),
+SearchDriver::SearchDriver(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph,
+                           Backend backend, SearchOptions options)
+    : ctx_(ctx), transport_(transport), graph_(graph), kind_(backend), options_(options),
       profile_(LevelProfile::requested()) {
   if (options.algorithm == Algorithm::serial && (backend != Backend::cpu || ctx.size() != 1))
     throw InputError(fmt::format("the serial BFS runs on the cpu backend on one rank (here: {} backend, {} ranks)",
                                  to_string(backend), ctx.size()));
   if ((backend == Backend::cuda) != (transport.memory() == Memory::device))
     throw std::logic_error("bfs: the transport's memory does not match the backend");
-  // Delegated hubs serve device-driven searches through peer memory only (kernels.hpp); they
+  // Delegated hubs serve device-driven searches through peer memory only (backend.hpp); they
   // are built (collectively) before knowing whether peer memory will be possible.
   Delegates delegates;
   if (backend == Backend::cuda && ctx.size() > 1 && options.device_levels && runs_levels(options.algorithm) &&
@@ -63,39 +63,42 @@ BfsEngine::BfsEngine(comm::Context& ctx, comm::Transport& transport, const Local
   comm::agree(ctx, [&] {
     if (backend == Backend::cuda) {
 #if defined(TESSERA_HAVE_CUDA)
-      kernels_ = make_cuda_kernels(graph, eager_pairs(graph, options.eager_pairs), delegates);
+      backend_ = make_cuda_backend(graph, eager_pairs(graph, options.eager_pairs), delegates);
 #else
       throw InputError("this tessera was built without CUDA: use the cpu backend");
 #endif
     } else {
-      kernels_ = make_cpu_kernels(graph, eager_pairs(graph, options.eager_pairs));
+      backend_ = make_cpu_backend(graph, eager_pairs(graph, options.eager_pairs));
     }
   });
   choose_exchange();
-  levels_on_device_ = options_.device_levels && runs_levels(options_.algorithm) && kernels_->can_drive_levels();
-  if (levels_on_device_ && kernels_->exchanges_itself()) {
+  // After choose_exchange: with several ranks the cuda backend runs the levels only with peer memory.
+  if (options_.device_levels && runs_levels(options_.algorithm)) device_loop_ = backend_->device_loop();
+  if (device_loop_ && peer_) {
     delegated_hubs_ = delegates.count();
     hub_degree_ = delegates.threshold;
   }
 }
 
-void BfsEngine::choose_exchange() {
+void SearchDriver::choose_exchange() {
   if (ctx_.size() == 1) {
     exchange_reason_ = "none (one rank)";
     return;
   }
   std::string why;  // why not through peer memory
+  PeerExchange* const peer = backend_->peer_exchange();
   if (options_.exchange == ExchangeMode::transport) {
     why = "bfs.exchange = \"transport\"";
-  } else if (backend_ != Backend::cuda) {
-    why = "the cpu backend";
+  } else if (!peer) {
+    why = fmt::format("the {} backend", to_string(kind_));
   } else if (!runs_levels(options_.algorithm)) {
     why = fmt::format("the {} search has no peer-memory path", to_string(options_.algorithm));
   } else if (comm::allreduce(ctx_, ctx_.local_size() > ctx_.visible_devices() ? 1 : 0, comm::Op::max) != 0) {
     // A share spins on the GPU until the other ranks' shares arrive: ranks time-sliced on one
     // GPU would wait out each other's slices.
     why = "ranks share GPUs";
-  } else if (kernels_->use_peer_memory(ctx_, &why)) {  // collective: same outcome on every rank
+  } else if (peer->use_peer_memory(ctx_, &why)) {  // collective: same outcome on every rank
+    peer_ = peer;
     exchange_reason_ = "through peer memory (the GPUs store pairs, counts and frontier words into each other's)";
     return;
   }
@@ -104,7 +107,7 @@ void BfsEngine::choose_exchange() {
   exchange_reason_ = fmt::format("on the transport ({})", why);
 }
 
-SearchResult BfsEngine::search(std::int64_t root) {
+SearchResult SearchDriver::search(std::int64_t root) {
   SearchResult r;
   r.root = root;
   // The root's degree (a property of the graph, which the direction heuristic starts from),
@@ -112,7 +115,7 @@ SearchResult BfsEngine::search(std::int64_t root) {
   // spins on its stream), so no rank's clock starts early. Peer links are woken before it.
   const std::int64_t root_degree =
       comm::allreduce(ctx_, graph_.owns(root) ? graph_.degree(root - graph_.begin) : std::int64_t{0}, comm::Op::sum);
-  if (options_.wake_links) kernels_->wake_peer_links();
+  if (options_.wake_links && peer_) peer_->wake_peer_links();
   level_counts();
   HostTimer timer;
   profile_.start_search();
@@ -120,18 +123,18 @@ SearchResult BfsEngine::search(std::int64_t root) {
     case Algorithm::edge_parallel: run_edge_parallel(root, r); break;
     case Algorithm::serial: run_serial(root, r); break;
     default:
-      if (levels_on_device_) run_levels_on_device(root, root_degree, r);
+      if (device_loop_) run_levels_on_device(root, root_degree, r);
       else run_levels(root, root_degree, r);
       break;
   }
-  kernels_->finish_search();
-  kernels_->synchronize();
+  backend_->finish_search();
+  backend_->synchronize();
   const double mine = timer.seconds();
   r.seconds = comm::allreduce(ctx_, mine, comm::Op::max);
-  if (profile_.on() && levels_on_device_) profile_.record_clocks(ctx_, kernels_->level_clocks());
+  if (profile_.on() && device_loop_) profile_.record_clocks(ctx_, device_loop_->level_clocks());
   if (profile_.on() && ctx_.rank() == 0) log::info("{}", profile_.report(root, r.seconds, ctx_.size()));
   // Graph500's count (untimed): input edges with both ends in the component, once each.
-  const Reached reached = kernels_->reached();
+  const Reached reached = backend_->reached();
   std::int64_t totals[2] = {reached.vertices, reached.input_degree};
   comm::allreduce_inplace(ctx_, std::span<std::int64_t>(totals, 2), comm::Op::sum);
   r.reached = totals[0];
@@ -139,25 +142,25 @@ SearchResult BfsEngine::search(std::int64_t root) {
   return r;
 }
 
-void BfsEngine::exchange_rows() {
-  SearchKernels& k = *kernels_;
-  if (k.exchanges_itself()) k.share(false);
+void SearchDriver::exchange_rows() {
+  SearchBackend& k = *backend_;
+  if (peer_) peer_->share(false);
   else if (ctx_.size() > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), graph_.partition);
 }
 
-std::span<const std::int64_t> BfsEngine::level_counts() {
+std::span<const std::int64_t> SearchDriver::level_counts() {
   exchange_rows();
-  kernels_->fetch_level_table();
-  return kernels_->wait_level_table();
+  backend_->fetch_level_table();
+  return backend_->wait_level_table();
 }
 
-void BfsEngine::allgather_frontier() {
-  if (kernels_->exchanges_itself()) kernels_->share(true);
-  else allgather_bitmap(ctx_, transport_, kernels_->stream(), kernels_->frontier_bitmap(), graph_.partition);
+void SearchDriver::allgather_frontier() {
+  if (peer_) peer_->share(true);
+  else allgather_bitmap(ctx_, transport_, backend_->stream(), backend_->frontier_bitmap(), graph_.partition);
 }
 
-void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
-  SearchKernels& k = *kernels_;
+void SearchDriver::run_levels(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
+  SearchBackend& k = *backend_;
   LevelProfile& prof = profile_;
   const VertexPartition& part = graph_.partition;
   const int p = ctx_.size(), me = ctx_.rank();
@@ -177,7 +180,7 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
   std::int64_t unexplored_edges = graph_.directed_edges - root_degree;
 
   const Algorithm alg = options_.algorithm;
-  const bool direct = k.exchanges_itself();
+  PeerExchange* const peer = peer_;  // null: the transport
   bool bottom_up = alg == Algorithm::bottom_up;
   bool frontier_is_queue = true;
   std::int64_t previous_vertices = 0;  // the frontier of the level before
@@ -224,15 +227,15 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
       if (p == 1) {
         add(level_counts());
         prof.mark(LevelProfile::kCounts, k);
-      } else if (direct) {
+      } else if (peer) {
         // The pairs are already in their owners' memory: the rows say how many; the owners
         // claim them, and the rows of the claims follow. One host wait for both tables.
-        k.share(false);
+        peer->share(false);
         k.fetch_level_table(0);
         prof.mark(LevelProfile::kExchange, k);
-        k.apply_shared(level, frontier_edges);
+        peer->apply_shared(level, frontier_edges);
         prof.mark(LevelProfile::kKernels, k);
-        k.share(false);
+        peer->share(false);
         k.fetch_level_table(1);
         add(k.wait_level_table(0));
         add(k.wait_level_table(1));
@@ -282,19 +285,19 @@ void BfsEngine::run_levels(std::int64_t root, std::int64_t root_degree, SearchRe
 
 // The GPU decides every level; the host waits once, for the end of the search. Profiled, the
 // levels' times come from the GPUs' clocks afterwards (the search runs as it does unprofiled).
-void BfsEngine::run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
-  SearchKernels& k = *kernels_;
-  k.reset_for_claims();
-  k.begin_levels(root, root_degree, options_.algorithm, options_.policy);
-  k.queue_levels();
-  const LevelState s = k.level_state();
+void SearchDriver::run_levels_on_device(std::int64_t root, std::int64_t root_degree, SearchResult& r) {
+  DeviceLoop& loop = *device_loop_;
+  backend_->reset_for_claims();
+  loop.begin_levels(root, root_degree, options_.algorithm, options_.policy);
+  loop.queue_levels();
+  const LevelState s = loop.level_state();
   r.depth = s.level;
   r.top_down_levels = s.top_down_levels;
   r.bottom_up_levels = s.bottom_up_levels;
 }
 
-void BfsEngine::run_edge_parallel(std::int64_t root, SearchResult& r) {
-  SearchKernels& k = *kernels_;
+void SearchDriver::run_edge_parallel(std::int64_t root, SearchResult& r) {
+  SearchBackend& k = *backend_;
   const int p = ctx_.size();
   k.reset();
   k.start(root);
@@ -313,38 +316,38 @@ void BfsEngine::run_edge_parallel(std::int64_t root, SearchResult& r) {
   r.depth = level;
 }
 
-void BfsEngine::run_serial(std::int64_t root, SearchResult& r) {
+void SearchDriver::run_serial(std::int64_t root, SearchResult& r) {
   const BfsTree t = serial_bfs(graph_, root);
   int depth = 0;
   for (std::int32_t l : t.level) depth = l > depth ? l : depth;
   r.depth = depth;
   r.top_down_levels = depth + 1;
-  kernels_->reset();
-  kernels_->upload_window(t.parent, t.level);
+  backend_->reset();
+  backend_->upload_window(t.parent, t.level);
 }
 
-BfsTree BfsEngine::local_tree() {
+BfsTree SearchDriver::local_tree() {
   BfsTree t;
   t.parent.resize(static_cast<std::size_t>(graph_.count));
   t.level.resize(static_cast<std::size_t>(graph_.count));
-  kernels_->download_window(t.parent, t.level);
+  backend_->download_window(t.parent, t.level);
   return t;
 }
 
-void BfsEngine::gather_tree() {
-  SearchKernels& k = *kernels_;
+void SearchDriver::gather_tree() {
+  SearchBackend& k = *backend_;
   allgather_vertex_array(ctx_, transport_, k.stream(), k.parent_global(), graph_.partition, sizeof(std::int64_t),
                          kTagParent);
   allgather_vertex_array(ctx_, transport_, k.stream(), k.level_global(), graph_.partition, sizeof(std::int32_t),
                          kTagLevel);
 }
 
-BfsTree BfsEngine::global_tree() {
+BfsTree SearchDriver::global_tree() {
   gather_tree();
   BfsTree t;
   t.parent.resize(static_cast<std::size_t>(graph_.vertices()));
   t.level.resize(static_cast<std::size_t>(graph_.vertices()));
-  kernels_->download_global(t.parent, t.level);
+  backend_->download_global(t.parent, t.level);
   return t;
 }
 

@@ -1,6 +1,21 @@
 #pragma once
 // The distributed search: one level-synchronous loop over the ranks, written once against
-// SearchKernels (kernels.hpp), with the exchanges of exchange.hpp.
+// the backend (backend.hpp), with the exchanges of exchange.hpp.
+//
+// The five search paths, and when each runs (fixed when the driver is made; search() runs it):
+//   serial          algorithm serial (cpu backend, one rank): the reference BFS of
+//                   reference.hpp, its tree uploaded to the backend (run_serial)
+//   edge-parallel   algorithm edge_parallel: the seed's step, any backend; the host waits and
+//                   exchanges on the transport every level (run_edge_parallel)
+//   host loop over  top_down, bottom_up, direction_optimizing where the GPU does not run the
+//   the transport   loop: the cpu backend; cuda on several ranks without peer memory (ranks on
+//                   several nodes or sharing a GPU, GPUs that cannot map each other's memory,
+//                   bfs.exchange = "transport"); cuda with SearchOptions::device_levels off
+//                   (run_levels)
+//   host loop over  the same loop where the ranks' GPUs map each other's memory (cuda, one
+//   peer memory     node, a GPU per rank) but device_levels is off (run_levels, peer_ set)
+//   GPU-run loop    cuda, device_levels on (the default), and one rank or peer memory: the
+//                   backend's DeviceLoop, one CUDA graph per search (run_levels_on_device)
 //
 // Per level, top-down: each rank expands its frontier queue; owned neighbours are claimed
 // locally, the others are sent to their owners as (vertex, parent) pairs, who claim them in
@@ -8,7 +23,7 @@
 // of all vertices, and the ranks allgather their words of the new frontier.
 // Direction-optimizing switches with Beamer's rule (algorithm.hpp).
 //
-// What a step found travels in the level table (kernels.hpp), and the host calls no host
+// What a step found travels in the level table (backend.hpp), and the host calls no host
 // collective inside the search. Two ways to move it, and the pairs and frontier words:
 //  - on the transport: the table is allgathered like the data. The host waits once per
 //    bottom-up level and once per top-down level whose pairs fit in the eager messages that
@@ -17,7 +32,7 @@
 //    their owners' memory and a share kernel passes the rows and waits for the other GPUs'
 //    signals, with no NCCL launch.
 // Where no level needs the host (cuda on one rank, or with peer memory), the GPU runs the
-// level loop itself (SearchKernels::can_drive_levels): one CUDA graph per search, one host
+// level loop itself (SearchBackend::device_loop): one CUDA graph per search, one host
 // wait per search. Elsewhere the host drives each level and waits once or twice per level.
 // TESSERA_BFS_PROFILE=1 prints where each level's time goes (level_profile.hpp).
 #include <cstdint>
@@ -30,7 +45,7 @@
 #include "core/backend.hpp"
 #include "solvers/bfs/algorithm.hpp"
 #include "solvers/bfs/graph.hpp"
-#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/backend.hpp"
 #include "solvers/bfs/level_profile.hpp"
 #include "solvers/bfs/tree.hpp"
 
@@ -58,7 +73,7 @@ struct SearchOptions {
   // at least this degree are expanded by every rank (-1: automatic, 0: none). Off by default:
   // on NVLink at Kronecker scale 26 they balance the hub levels but cost as much per level.
   std::int64_t hub_degree = 0;
-  // With peer memory, wake the links before each search (SearchKernels::wake_peer_links);
+  // With peer memory, wake the links before each search (PeerExchange::wake_peer_links);
   // false: leave them as they are (to measure what that costs).
   bool wake_links = true;
 };
@@ -73,12 +88,12 @@ struct SearchResult {
   double teps() const { return seconds > 0 ? static_cast<double>(input_edges) / seconds : 0.0; }
 };
 
-class BfsEngine {
+class SearchDriver {
  public:
-  // Collective. `graph` must outlive the engine. Throws InputError for an algorithm the
+  // Collective. `graph` must outlive the driver. Throws InputError for an algorithm the
   // backend or rank count cannot run (serial: cpu, one rank).
-  BfsEngine(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
-            SearchOptions options);
+  SearchDriver(comm::Context& ctx, comm::Transport& transport, const LocalGraph& graph, Backend backend,
+               SearchOptions options);
 
   // Collective: one timed search from `root` (a global id, any rank may own it). The clock
   // starts after the ranks have met (and learnt the root's degree) and stops when the last
@@ -94,17 +109,19 @@ class BfsEngine {
   // Per-level timing of the following searches (on by default when TESSERA_BFS_PROFILE is set).
   void set_profiling(bool on) { profile_.set_on(on); }
 
-  SearchKernels& kernels() { return *kernels_; }
+  SearchBackend& backend() { return *backend_; }
   const LocalGraph& graph() const { return graph_; }
   comm::Context& context() { return ctx_; }
   comm::Transport& transport() { return transport_; }
   const SearchOptions& options() const { return options_; }
   // Whether the searches exchange through peer memory (else the transport), and why.
-  bool exchanges_on_device() const { return kernels_->exchanges_itself(); }
+  bool exchanges_on_device() const { return peer_ != nullptr; }
   const std::string& exchange_reason() const { return exchange_reason_; }
-  // Whether the GPU runs the level loop (one graph per search) rather than the host.
-  bool levels_on_device() const { return levels_on_device_; }
-  Backend backend() const { return backend_; }
+  // Whether the GPU runs the level loop (one graph per search) rather than the host; its
+  // DeviceLoop (the levels' clocks of the last search, say), null where the host runs them.
+  bool levels_on_device() const { return device_loop_ != nullptr; }
+  DeviceLoop* device_loop() { return device_loop_; }
+  Backend backend_kind() const { return kind_; }
   // The delegated hubs the searches expand on every rank (0: none), and their degree.
   std::int64_t delegated_hubs() const { return delegated_hubs_; }
   std::int64_t hub_degree() const { return hub_degree_; }
@@ -126,12 +143,15 @@ class BfsEngine {
   comm::Context& ctx_;
   comm::Transport& transport_;
   const LocalGraph& graph_;
-  Backend backend_;
+  Backend kind_;
   SearchOptions options_;
-  std::unique_ptr<SearchKernels> kernels_;
+  std::unique_ptr<SearchBackend> backend_;
+  // The backend's optional parts in use: the peer exchange once use_peer_memory succeeded
+  // (else null: the transport), the device loop where the GPU runs the levels (else null).
+  PeerExchange* peer_ = nullptr;
+  DeviceLoop* device_loop_ = nullptr;
   LevelProfile profile_;
   std::string exchange_reason_;
-  bool levels_on_device_ = false;
   std::int64_t delegated_hubs_ = 0, hub_degree_ = 0;
 };
 

@@ -62,10 +62,10 @@ std::string_view check_name(int check) {
   return "?";
 }
 
-ValidationReport validate(BfsEngine& engine, std::int64_t root) {
-  comm::Context& ctx = engine.context();
-  engine.gather_tree();
-  const CheckCounts mine = engine.kernels().check(root);
+ValidationReport validate(SearchDriver& driver, std::int64_t root) {
+  comm::Context& ctx = driver.context();
+  driver.gather_tree();
+  const CheckCounts mine = driver.backend().check(root);
   ValidationReport report;
   report.root = root;
   std::array<std::int64_t, kChecks> first = mine.first;
@@ -75,11 +75,11 @@ ValidationReport validate(BfsEngine& engine, std::int64_t root) {
   if (report.ok()) return report;
 
   // Each failed check is described by the owner of its smallest offending vertex.
-  const LocalGraph& graph = engine.graph();
+  const LocalGraph& graph = driver.graph();
   BfsTree t;
   t.parent.resize(static_cast<std::size_t>(graph.vertices()));
   t.level.resize(static_cast<std::size_t>(graph.vertices()));
-  engine.kernels().download_global(t.parent, t.level);
+  driver.backend().download_global(t.parent, t.level);
   std::string text;
   for (int c = 0; c < kChecks; ++c)
     if (report.violations[c] > 0 && first[c] != kNone && graph.owns(first[c]))

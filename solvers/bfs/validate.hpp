@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string>
 
-#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/backend.hpp"
 #include "solvers/bfs/search.hpp"
 
 namespace tessera::bfs {
@@ -25,7 +25,7 @@ struct ValidationReport {
 
 std::string_view check_name(int check);
 
-// Collective: validates the engine's last search from `root`.
-ValidationReport validate(BfsEngine& engine, std::int64_t root);
+// Collective: validates the driver's last search from `root`.
+ValidationReport validate(SearchDriver& driver, std::int64_t root);
 
 }  // namespace tessera::bfs

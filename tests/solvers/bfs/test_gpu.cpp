@@ -1,7 +1,7 @@
 // The cuda kernels against the cpu: every algorithm on Kronecker graphs of scale 10 to 16
-// (and the small shaped graphs) gives the serial reference's levels, the cpu engine's reached
+// (and the small shaped graphs) gives the serial reference's levels, the cpu search's reached
 // and Graph500 edge counts, and parents the cuda validator accepts; the cuda validator counts
-// the same violations as the cpu one on broken trees; every search of one engine (not only
+// the same violations as the cpu one on broken trees; every search of one driver (not only
 // its first) is right; top-down levels whose pairs do not all fit the eager messages too.
 // Registered for 1 and 2 ranks: 2 GPUs must agree with 1 (both with the reference), with the
 // exchanges through peer memory (the default where the GPUs can map each other's memory) and
@@ -45,14 +45,14 @@ SearchOptions on_transport(SearchOptions o) {
   return o;
 }
 
-struct Engines {
-  Engines(const LocalGraph& g, SearchOptions o)
+struct Drivers {
+  Drivers(const LocalGraph& g, SearchOptions o)
       : cuda(context(), transport(Backend::cuda), g, Backend::cuda, o),
         cpu(context(), transport(Backend::cpu), g, Backend::cpu, on_transport(o)) {}
-  BfsEngine cuda, cpu;
+  SearchDriver cuda, cpu;
 };
 
-void compare_search(Engines& e, const LocalGraph& whole, std::int64_t root) {
+void compare_search(Drivers& e, const LocalGraph& whole, std::int64_t root) {
   const BfsTree ref = serial_bfs(whole, root);
   const SearchResult rc = e.cuda.search(root);
   const ValidationReport v = validate(e.cuda, root);
@@ -64,8 +64,8 @@ void compare_search(Engines& e, const LocalGraph& whole, std::int64_t root) {
   EXPECT_EQ(rc.depth, rh.depth);
 }
 
-// Every root twice with one engine (a search must not depend on what the one before left).
-void compare_searches_twice(Engines& e, const LocalGraph& whole, const std::vector<std::int64_t>& roots,
+// Every root twice with one driver (a search must not depend on what the one before left).
+void compare_searches_twice(Drivers& e, const LocalGraph& whole, const std::vector<std::int64_t>& roots,
                             const std::string& label) {
   for (int repeat = 0; repeat < 2; ++repeat)
     for (std::int64_t root : roots) {
@@ -115,7 +115,7 @@ TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
     if (scale <= 13) algorithms.push_back({Algorithm::edge_parallel, {}});
     for (const SearchOptions& options : algorithms) {
       const Algorithm alg = options.algorithm;
-      Engines e(g, options);
+      Drivers e(g, options);
       for (std::int64_t root : roots) {
         SCOPED_TRACE("scale " + std::to_string(scale) + " " + std::string(to_string(alg)) + " eager " +
                      std::to_string(options.eager_pairs) + " exchange " + std::string(to_string(options.exchange)) +
@@ -136,7 +136,7 @@ TEST(BfsGpu, ShapedGraphsMatchTheReference) {
     const LocalGraph g = build_graph(ctx, VectorEdgeSource(tg.n, fixtures::my_block(tg.edges, ctx.rank(), ctx.size())));
     for (Algorithm alg : {Algorithm::direction_optimizing, Algorithm::top_down, Algorithm::bottom_up,
                           Algorithm::edge_parallel}) {
-      Engines e(g, SearchOptions{alg, {}});
+      Drivers e(g, SearchOptions{alg, {}});
       for (std::int64_t root : tg.roots) {
         SCOPED_TRACE(tg.name + " " + std::string(to_string(alg)) + " root " + std::to_string(root));
         compare_search(e, whole, root);
@@ -145,13 +145,13 @@ TEST(BfsGpu, ShapedGraphsMatchTheReference) {
   }
 }
 
-// One engine, many searches, roots owned by each rank in turn (so every rank is at times a
+// One driver, many searches, roots owned by each rank in turn (so every rank is at times a
 // non-owner whose level-0 frontier is empty but who receives pairs), repeated so the queues
 // meet every parity of swaps. Once, after a search with an odd number of levels, such a
-// rank's received vertices went into a stale queue buffer: only an engine's first search
+// rank's received vertices went into a stale queue buffer: only a driver's first search
 // was right. Each search must match the reference, not just the first. Between searches the
 // peer links are woken with stores into the receive areas (or not).
-TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
+TEST(BfsGpu, EverySearchOfOneDriverMatchesTheReference) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   const KroneckerSpec spec = kronecker(11);
@@ -181,7 +181,7 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
       for (const Loop loop : {Loop{true, true}, Loop{false, true}, Loop{true, false}}) {
         SearchOptions o{alg, {}, -1, ExchangeMode::automatic, loop.device_levels};
         o.wake_links = loop.wake_links;
-        Engines e(g, o);
+        Drivers e(g, o);
         compare_searches_twice(e, whole, roots,
                                name + " " + std::string(to_string(alg)) + (loop.device_levels ? " device" : " host") +
                                    " loop" + (loop.wake_links ? "," : " (links not woken),"));
@@ -192,7 +192,7 @@ TEST(BfsGpu, EverySearchOfOneEngineMatchesTheReference) {
 // Delegated hubs (delegates.hpp): with several GPUs exchanging through peer memory and the
 // GPU running the level loop, vertices of degree >= hub_degree are expanded by every rank over
 // its own part of their rows. Low degrees make most vertices hubs (1: every vertex with an
-// edge, so roots are hubs too), and every search of one engine must give the reference's
+// edge, so roots are hubs too), and every search of one driver must give the reference's
 // levels (a hub bit left from a level or a search before would show as a wrong level).
 TEST(BfsGpu, DelegatedHubsGiveTheReferenceLevels) {
   TESSERA_REQUIRE_GPU();
@@ -209,7 +209,7 @@ TEST(BfsGpu, DelegatedHubsGiveTheReferenceLevels) {
       for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing}) {
         SearchOptions o{alg, {}};
         o.hub_degree = hub_degree;
-        Engines e(g, o);
+        Drivers e(g, o);
         const bool delegating = ctx.size() > 1 && e.cuda.exchanges_on_device() && e.cuda.levels_on_device();
         if (!delegating) {
           EXPECT_EQ(e.cuda.delegated_hubs(), 0) << tg.name;
@@ -234,11 +234,11 @@ TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
   const LocalGraph g = my_part(spec);
   const std::int64_t root = sample_roots(ctx, g, 1, 3).front();
   const BfsTree good = serial_bfs(whole, root);
-  Engines e(g, SearchOptions{});
-  auto counts = [&](BfsEngine& engine, const BfsTree& t) {
+  Drivers e(g, SearchOptions{});
+  auto counts = [&](SearchDriver& driver, const BfsTree& t) {
     const auto b = static_cast<std::size_t>(g.begin), c = static_cast<std::size_t>(g.count);
-    engine.kernels().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
-    return validate(engine, root).violations;
+    driver.backend().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
+    return validate(driver, root).violations;
   };
   std::vector<BfsTree> broken(5, good);
   auto rng = tessera::test::rng(5);
@@ -269,38 +269,50 @@ TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
   std::string why = "ranks share GPUs";
   const bool own_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) == 0;
   const bool possible = ctx.size() > 1 && own_gpus && comm::PeerWindow::available(ctx, &why);
-  BfsEngine automatic(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
+  SearchDriver automatic(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
   EXPECT_EQ(automatic.exchanges_on_device(), possible) << automatic.exchange_reason();
   if (ctx.size() == 1 || possible) {
-    BfsEngine peer(ctx, transport(Backend::cuda), g, Backend::cuda,
-                   SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer});
+    SearchDriver peer(ctx, transport(Backend::cuda), g, Backend::cuda,
+                      SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer});
     EXPECT_EQ(peer.exchanges_on_device(), possible);
   } else {
-    EXPECT_THROW(BfsEngine(ctx, transport(Backend::cuda), g, Backend::cuda,
-                           SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer}),
+    EXPECT_THROW(SearchDriver(ctx, transport(Backend::cuda), g, Backend::cuda,
+                              SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer}),
                  InputError)
         << why;
   }
-  BfsEngine plain(ctx, transport(Backend::cuda), g, Backend::cuda,
-                  SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
+  SearchDriver plain(ctx, transport(Backend::cuda), g, Backend::cuda,
+                     SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
   EXPECT_FALSE(plain.exchanges_on_device());
 }
 
 // The GPU runs the level loop on one rank and with peer memory, not on the transport or when
 // asked not to, and finds what the host-driven loop finds, level for level; a profiled search
-// finds the same and reads the GPU's clock at every level it ran, in its direction.
+// finds the same and, where the GPU ran the loop, reads the GPU's clock at every level it ran,
+// in its direction. Where the ranks cannot use peer memory (they share a GPU, which the share's
+// spin-wait cannot do, or the GPUs cannot map each other's memory) the host runs the loop on the
+// transport, and there is no device loop, nor GPU clocks, to ask for.
 TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   const LocalGraph g = my_part(kronecker(14));
-  BfsEngine device(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
-  EXPECT_EQ(device.levels_on_device(), ctx.size() == 1 || device.exchanges_on_device());
-  BfsEngine host(ctx, transport(Backend::cuda), g, Backend::cuda,
-                 SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::automatic, false});
+  const bool share_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) != 0;
+  SearchDriver device(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
+  const bool gpu_loop = ctx.size() == 1 || device.exchanges_on_device();
+  EXPECT_EQ(device.levels_on_device(), gpu_loop);
+  EXPECT_EQ(device.device_loop() != nullptr, gpu_loop);
+  if (ctx.size() > 1 && share_gpus) {
+    EXPECT_FALSE(device.exchanges_on_device());
+    EXPECT_NE(device.exchange_reason().find("ranks share GPUs"), std::string::npos) << device.exchange_reason();
+  }
+  SearchDriver host(ctx, transport(Backend::cuda), g, Backend::cuda,
+                    SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::automatic, false});
   EXPECT_FALSE(host.levels_on_device());
+  EXPECT_EQ(host.device_loop(), nullptr);
+  EXPECT_EQ(host.exchanges_on_device(), device.exchanges_on_device());  // the host's loop over peer memory too
   if (ctx.size() > 1) {
-    BfsEngine plain(ctx, transport(Backend::cuda), g, Backend::cuda,
-                    SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
+    SearchDriver plain(ctx, transport(Backend::cuda), g, Backend::cuda,
+                       SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::transport});
     EXPECT_FALSE(plain.levels_on_device());
   }
   int bottom_up_levels = 0;
@@ -311,17 +323,19 @@ TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
     device.set_profiling(true);
     const SearchResult b = device.search(root);
     device.set_profiling(false);
-    const std::vector<LevelClock> clocks = device.kernels().level_clocks();
-    ASSERT_EQ(static_cast<int>(clocks.size()), b.depth + 1);
-    int clocked_bottom_up = 0;
-    for (const LevelClock& l : clocks) {
-      EXPECT_GT(l.steps + l.shares[0] + l.shares[1], 0.0) << "level " << l.level;
-      EXPECT_GE(l.conclude, 0.0);
-      EXPECT_EQ(l.shares[0] > 0 || l.shares[1] > 0, device.exchanges_on_device()) << "level " << l.level;
-      clocked_bottom_up += l.bottom_up ? 1 : 0;
+    if (DeviceLoop* loop = device.device_loop()) {  // the GPU ran the levels: its clocks
+      const std::vector<LevelClock> clocks = loop->level_clocks();
+      ASSERT_EQ(static_cast<int>(clocks.size()), b.depth + 1);
+      int clocked_bottom_up = 0;
+      for (const LevelClock& l : clocks) {
+        EXPECT_GT(l.steps + l.shares[0] + l.shares[1], 0.0) << "level " << l.level;
+        EXPECT_GE(l.conclude, 0.0);
+        EXPECT_EQ(l.shares[0] > 0 || l.shares[1] > 0, device.exchanges_on_device()) << "level " << l.level;
+        clocked_bottom_up += l.bottom_up ? 1 : 0;
+      }
+      EXPECT_EQ(clocks.front().vertices, 1);  // the root
+      EXPECT_EQ(clocked_bottom_up, b.bottom_up_levels);
     }
-    EXPECT_EQ(clocks.front().vertices, 1);  // the root
-    EXPECT_EQ(clocked_bottom_up, b.bottom_up_levels);
     const SearchResult c = host.search(root);
     EXPECT_EQ(device.global_tree().level, ta.level);
     EXPECT_EQ(host.global_tree().level, ta.level);

@@ -131,7 +131,7 @@ TEST_F(Readers, SymmetricMeansTheSameGraphAsItsExpansion) {
   EXPECT_EQ(a.offsets, b.offsets);
   EXPECT_EQ(a.input_edges, static_cast<std::int64_t>(lower.size()));
   EXPECT_EQ(b.input_edges, static_cast<std::int64_t>(both.size()));
-  BfsEngine ea(ctx, *transport, a, Backend::cpu, {}), eb(ctx, *transport, b, Backend::cpu, {});
+  SearchDriver ea(ctx, *transport, a, Backend::cpu, {}), eb(ctx, *transport, b, Backend::cpu, {});
   const auto ra = ea.search(7), rb = eb.search(7);
   EXPECT_EQ(ea.global_tree().level, eb.global_tree().level);
   EXPECT_EQ(ra.reached, rb.reached);

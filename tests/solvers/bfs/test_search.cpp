@@ -54,14 +54,14 @@ TEST(BfsSearch, AllAlgorithmsMatchTheSerialReference) {
     ASSERT_EQ(g.input_edges, static_cast<std::int64_t>(tg.edges.size()));
     ASSERT_EQ(g.directed_edges, whole.directed_edges) << tg.name;
     for (const Case& c : cases(ctx.size())) {
-      BfsEngine engine(ctx, *transport, g, Backend::cpu, SearchOptions{c.algorithm, c.policy, c.eager});
+      SearchDriver driver(ctx, *transport, g, Backend::cpu, SearchOptions{c.algorithm, c.policy, c.eager});
       for (std::int64_t root : tg.roots) {
         SCOPED_TRACE(tg.name + " / " + c.label + " / root " + std::to_string(root));
         const BfsTree ref = serial_bfs(whole, root);
-        const SearchResult r = engine.search(root);
-        const ValidationReport v = validate(engine, root);
+        const SearchResult r = driver.search(root);
+        const ValidationReport v = validate(driver, root);
         EXPECT_TRUE(v.ok()) << v.message;
-        const BfsTree t = engine.global_tree();
+        const BfsTree t = driver.global_tree();
         EXPECT_EQ(t.level, ref.level);
         const auto reached = std::count_if(ref.level.begin(), ref.level.end(), [](int l) { return l >= 0; });
         EXPECT_EQ(r.reached, reached);
@@ -80,7 +80,7 @@ TEST(BfsSearch, DirectionOptimizingSwitchesOnAKroneckerGraph) {
   spec.scale = 11;
   const KroneckerEdgeSource source(spec, ctx.rank(), ctx.size());
   const LocalGraph g = build_graph(ctx, source);
-  BfsEngine engine(ctx, *transport, g, Backend::cpu, SearchOptions{});
+  SearchDriver driver(ctx, *transport, g, Backend::cpu, SearchOptions{});
   // The vertex of largest degree (the smallest such id) is in the giant component.
   std::int64_t most = 0;
   for (std::int64_t v = 0; v < g.count; ++v) most = std::max(most, g.degree(v));
@@ -89,9 +89,9 @@ TEST(BfsSearch, DirectionOptimizingSwitchesOnAKroneckerGraph) {
   for (std::int64_t v = 0; v < g.count && root == INT64_MAX; ++v)
     if (g.degree(v) == most) root = g.begin + v;
   root = comm::allreduce(ctx, root, comm::Op::min);
-  const SearchResult r = engine.search(root);
+  const SearchResult r = driver.search(root);
   EXPECT_GT(r.bottom_up_levels, 0);
   EXPECT_GT(r.top_down_levels, 0);
-  EXPECT_TRUE(validate(engine, root).ok());
+  EXPECT_TRUE(validate(driver, root).ok());
   EXPECT_GT(r.reached, g.vertices() / 4);
 }

@@ -16,24 +16,24 @@ using tessera::test::context;
 
 namespace {
 
-// A graph distributed over the ranks, its engine, and a way to validate any global tree.
+// A graph distributed over the ranks, its driver, and a way to validate any global tree.
 struct Fixture {
   explicit Fixture(const fixtures::TestGraph& tg)
       : ctx(context()), transport(comm::make_transport(ctx, Backend::cpu, "auto").transport),
         whole(build_serial_graph(tg.n, tg.edges)),
         graph(build_graph(ctx, VectorEdgeSource(tg.n, fixtures::my_block(tg.edges, ctx.rank(), ctx.size())))),
-        engine(ctx, *transport, graph, Backend::cpu, SearchOptions{}) {}
+        driver(ctx, *transport, graph, Backend::cpu, SearchOptions{}) {}
 
   ValidationReport check(const BfsTree& t, std::int64_t root) {
     const auto b = static_cast<std::size_t>(graph.begin), c = static_cast<std::size_t>(graph.count);
-    engine.kernels().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
-    return validate(engine, root);
+    driver.backend().upload_window(std::span(t.parent).subspan(b, c), std::span(t.level).subspan(b, c));
+    return validate(driver, root);
   }
 
   comm::Context& ctx;
   std::unique_ptr<comm::Transport> transport;
   LocalGraph whole, graph;
-  BfsEngine engine;
+  SearchDriver driver;
 };
 
 bool adjacent(const LocalGraph& whole, std::int64_t u, std::int64_t w) {
@@ -56,8 +56,8 @@ TEST(BfsValidate, AcceptsTheSearchAndTheReference) {
   const auto tg = fixtures::grid_graph(9, 7);
   Fixture f(tg);
   const std::int64_t root = 10;
-  f.engine.search(root);
-  EXPECT_TRUE(validate(f.engine, root).ok());
+  f.driver.search(root);
+  EXPECT_TRUE(validate(f.driver, root).ok());
   EXPECT_TRUE(f.check(serial_bfs(f.whole, root), root).ok());
 }
 

@@ -1,4 +1,4 @@
-// The cpu backend of the search and validation building blocks (kernels.hpp): OpenMP over
+// The cpu backend of the search and validation building blocks (backend.hpp): OpenMP over
 // host arrays; bitmaps are 64-bit words claimed with atomic fetch_or, queues grow with an
 // atomic counter. Also the reference the cuda kernels are tested against.
 #include <algorithm>
@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "solvers/bfs/kernels.hpp"
+#include "solvers/bfs/backend.hpp"
 #include "solvers/bfs/validate_rules.hpp"
 
 namespace tessera::bfs {
@@ -24,9 +24,9 @@ std::atomic_ref<T> atomic(T& x) {
   return std::atomic_ref<T>(x);
 }
 
-class CpuKernels final : public SearchKernels {
+class CpuBackend final : public SearchBackend {
  public:
-  CpuKernels(const LocalGraph& g, std::int64_t eager)
+  CpuBackend(const LocalGraph& g, std::int64_t eager)
       : g_(g), part_(g.partition), n_(g.vertices()), begin_(g.begin), nl_(g.count), eager_(eager),
         local_words_((g.count + 63) / 64), parent_(static_cast<std::size_t>(n_), -1),
         level_(static_cast<std::size_t>(n_), -1), visited_(local_words_), frontier_(part_.words()),
@@ -356,8 +356,8 @@ class CpuKernels final : public SearchKernels {
 
 }  // namespace
 
-std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph, std::int64_t eager) {
-  return std::make_unique<CpuKernels>(graph, eager);
+std::unique_ptr<SearchBackend> make_cpu_backend(const LocalGraph& graph, std::int64_t eager) {
+  return std::make_unique<CpuBackend>(graph, eager);
 }
 
 }  // namespace tessera::bfs

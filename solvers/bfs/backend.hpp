@@ -1,8 +1,14 @@
 #pragma once
-// The per-rank building blocks of the distributed search and of its validation, one
-// implementation per backend (kernels_cpu.cpp with OpenMP, kernels_cuda.cu). The level loop
-// (search.cpp) and the exchanges between ranks (exchange.cpp) are written once against this
-// interface, Ginkgo style.
+// The backend: the interface the search driver (search.hpp) and the validation call, with the
+// per-rank building blocks of the distributed search; cpu/ (OpenMP) and cuda/ implement it.
+// The level loop (search.cpp) and the exchanges between ranks (exchange.cpp) are written once
+// against it, Ginkgo style.
+//
+//   SearchBackend  the core steps, which every backend implements
+//   PeerExchange   optional: device-initiated exchanges through peer memory (cuda)
+//   DeviceLoop     optional: the level loop run by the GPU (cuda, where no level needs the host)
+// SearchBackend::peer_exchange() and device_loop() return the optional parts, or null where a
+// backend lacks them (always on the cpu), so no backend implements what it cannot do.
 //
 // State on each rank, in the backend's memory (host or device):
 //   parent, level   global-sized arrays (int64, int32); a search writes this rank's window
@@ -53,7 +59,7 @@ struct Reached {
   std::int64_t input_degree = 0;
 };
 
-// Where a device-driven search stands (SearchKernels::level_state).
+// Where a device-driven search stands (DeviceLoop::level_state).
 struct LevelState {
   bool done = false;
   int level = 0;  // the next level to run; once done, the last one run (the search's depth)
@@ -83,9 +89,13 @@ struct CheckCounts {
   std::array<std::int64_t, kChecks> first{};
 };
 
-class SearchKernels {
+class PeerExchange;
+class DeviceLoop;
+
+// The core steps.
+class SearchBackend {
  public:
-  virtual ~SearchKernels() = default;
+  virtual ~SearchBackend() = default;
   virtual stream_t stream() const = 0;
 
   // parent/level windows to -1, bitmaps cleared, queues emptied.
@@ -161,52 +171,69 @@ class SearchKernels {
   // Waits for the work queued on stream().
   virtual void synchronize() = 0;
 
-  // Device-initiated exchanges (cuda, all ranks on one node: comm::PeerWindow). After
-  // use_peer_memory the kernels move data between ranks themselves: top_down writes its pairs
-  // straight into their owners' receive areas, and share() replaces allgather_rows and the
-  // frontier allgather, with no host wait and no message sizes on the host.
-  virtual bool exchanges_itself() const { return false; }
+  // The optional parts (null where this backend has none; see below). The peer exchange is
+  // offered by every backend that has one; the device loop only while it can run a search
+  // (cuda: on one rank, or once use_peer_memory has succeeded).
+  virtual PeerExchange* peer_exchange() { return nullptr; }
+  virtual DeviceLoop* device_loop() { return nullptr; }
+};
+
+// Device-initiated exchanges (cuda, all ranks on one node: comm::PeerWindow). After
+// use_peer_memory the kernels move data between ranks themselves: top_down writes its pairs
+// straight into their owners' receive areas, and share() replaces allgather_rows and the
+// frontier allgather, with no host wait and no message sizes on the host. The driver calls
+// the other members only once use_peer_memory has returned true.
+class PeerExchange {
+ public:
+  // Collective. False, with the reason in `why`, where the window cannot be made (the kernels
+  // then keep the transport's buffers); a failure after that throws (agreed).
+  virtual bool use_peer_memory(comm::Context& ctx, std::string* why) = 0;
   // Queued before a search's first exchange: with peer memory, 1 MiB into every other rank's
   // receive area. NVLink links that idled (while a search was validated, say) wake slowly
   // (their low-power state): each fence of the next search's first levels, which send a few
   // bytes, then waited ~0.1 ms on 2 H200s; this traffic wakes every link before the clock starts.
-  virtual void wake_peer_links() {}
-  // Collective. False, with the reason in `why`, where the window cannot be made (the kernels
-  // then keep the transport's buffers); a failure after that throws (agreed).
-  virtual bool use_peer_memory(comm::Context& ctx, std::string* why);
+  virtual void wake_peer_links() = 0;
   // Collective, queued: with `frontier`, this rank's words of the frontier bitmap to every
   // rank; then this rank's row to every rank's copy of the table, and a wait on the device
   // until every rank's row has arrived. fetch_level_table copies the table of the last share.
-  virtual void share(bool frontier);
+  virtual void share(bool frontier) = 0;
   // Claims the pairs the other ranks wrote here in this level's top_down (their counts come
   // from the table of the last share), `bound` at most in all (the frontier's edges), like
   // apply_eager: this rank's row holds found and edges of these claims only.
-  virtual void apply_shared(int level, std::int64_t bound);
+  virtual void apply_shared(int level, std::int64_t bound) = 0;
 
-  // Device-driven searches (cuda on one rank, or with peer memory): the GPU keeps the level
-  // loop's state (direction, frontier sizes, the end) and decides each level from the level
-  // table where the counts are, so the host queues a whole search and waits once, not once
-  // per level. Until a search has ended, the host may queue no other steps.
-  virtual bool can_drive_levels() const { return false; }
+ protected:
+  ~PeerExchange() = default;  // a part of a SearchBackend, which owns it
+};
+
+// Device-driven searches (cuda on one rank, or with peer memory): the GPU keeps the level
+// loop's state (direction, frontier sizes, the end) and decides each level from the level
+// table where the counts are, so the host queues a whole search and waits once, not once
+// per level. Until a search has ended, the host may queue no other steps.
+class DeviceLoop {
+ public:
   // Queued after reset(): the owner of `root` marks it, and every rank sets out the loop's
   // state (root_degree: the root's degree, known to every rank).
   virtual void begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
-                            const DirectionPolicy& policy);
+                            const DirectionPolicy& policy) = 0;
   // Queues the rest of the search.
-  virtual void queue_levels();
+  virtual void queue_levels() = 0;
   // Waits for the levels queued so far; throws if a share's wait timed out.
-  virtual LevelState level_state();
-  // After level_state() at the end of a search: its levels' times (the first 64).
-  virtual std::vector<LevelClock> level_clocks() { return {}; }
+  virtual LevelState level_state() = 0;
+  // After level_state() at the end of a search this loop ran: its levels' times (the first 64).
+  virtual std::vector<LevelClock> level_clocks() = 0;
+
+ protected:
+  ~DeviceLoop() = default;  // a part of a SearchBackend, which owns it
 };
 
 // `eager`: pairs per rank sent with the level counts (0 with one rank).
-std::unique_ptr<SearchKernels> make_cpu_kernels(const LocalGraph& graph, std::int64_t eager);
+std::unique_ptr<SearchBackend> make_cpu_backend(const LocalGraph& graph, std::int64_t eager);
 #if defined(TESSERA_HAVE_CUDA)
 struct Delegates;
 // Copies the graph to the device (ids must be < 2^32: InputError otherwise), and the delegated
 // hubs (delegates.hpp; empty: none), which device-driven searches through peer memory expand.
-std::unique_ptr<SearchKernels> make_cuda_kernels(const LocalGraph& graph, std::int64_t eager,
+std::unique_ptr<SearchBackend> make_cuda_backend(const LocalGraph& graph, std::int64_t eager,
                                                  const Delegates& delegates);
 #endif
 

@@ -1,0 +1,30 @@
+#pragma once
+// The state of the GPU-run level loop (device_loop.cu), which the host class reads back.
+#include "solvers/bfs/cuda/common.cuh"
+
+namespace tessera::bfs::gpu {
+
+// ---- device-driven searches ------------------------------------------------------------
+//
+// On one rank, or with peer memory, the GPU runs search.cpp's level loop itself. LevelControl
+// holds what the host loop keeps; conclude_level updates it from the level table after each
+// level (Beamer's rule, next_bottom_up, decides there) and a search is one CUDA graph: a while
+// node around one level, whose if node takes the bottom-up or the top-down branch (the same
+// steps and shares as the host-driven search queues). The two queues are the frontiers of
+// even and odd levels, picked by the level in the state.
+struct LevelControl {
+  long long level;              // the level running (after conclude_level: the next one)
+  int bottom_up;                // its direction
+  int frontier_is_queue;        // this rank's frontier: its queue, else its words of the bitmap
+  int done;                     // the last level found nothing, or a share's wait failed
+  int rule;                     // Algorithm: direction_optimizing, top_down or bottom_up
+  double alpha, beta;
+  long long frontier_vertices, frontier_edges, previous_vertices, unexplored_edges;
+  long long queue_size;         // this rank's frontier vertices
+  long long top_down_levels, bottom_up_levels;
+  ull status;                   // nonzero: a share's wait timed out (1 + the silent rank), or kRunaway
+  long long hub_count;          // delegated hubs in the frontier (View::hub_list)
+};
+constexpr ull kRunaway = ~0ull;  // more levels than vertices: a bug, not a graph
+
+}  // namespace tessera::bfs::gpu
