@@ -228,12 +228,12 @@ class DeviceLoop {
 };
 
 // `eager`: pairs per rank sent with the level counts (0 with one rank).
-std::unique_ptr<SearchBackend> make_cpu_backend(const LocalGraph& graph, std::int64_t eager);
+std::unique_ptr<SearchBackend> make_cpu_engine(const LocalGraph& graph, std::int64_t eager);
 #if defined(TESSERA_HAVE_CUDA)
 struct Delegates;
 // Copies the graph to the device (ids must be < 2^32: InputError otherwise), and the delegated
 // hubs (delegates.hpp; empty: none), which device-driven searches through peer memory expand.
-std::unique_ptr<SearchBackend> make_cuda_backend(const LocalGraph& graph, std::int64_t eager,
+std::unique_ptr<SearchBackend> make_cuda_engine(const LocalGraph& graph, std::int64_t eager,
                                                  const Delegates& delegates);
 #endif
 

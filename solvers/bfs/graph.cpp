@@ -13,7 +13,7 @@
 namespace tessera::bfs {
 namespace {
 
-// Below this many items a loop runs on one thread (see cpu/cpu_backend.cpp).
+// Below this many items a loop runs on one thread (see cpu/cpu_engine.cpp).
 constexpr std::int64_t kParallelItems = std::int64_t{1} << 15;
 // Rows within a bucket are stored as uint16: at most 2^16 rows per bucket.
 constexpr int kMinBucketShift = 6, kMaxBucketShift = 16;

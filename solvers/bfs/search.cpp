@@ -63,12 +63,12 @@ SearchDriver::SearchDriver(comm::Context& ctx, comm::Transport& transport, const
   comm::agree(ctx, [&] {
     if (backend == Backend::cuda) {
 #if defined(TESSERA_HAVE_CUDA)
-      backend_ = make_cuda_backend(graph, eager_pairs(graph, options.eager_pairs), delegates);
+      backend_ = make_cuda_engine(graph, eager_pairs(graph, options.eager_pairs), delegates);
 #else
       throw InputError("this tessera was built without CUDA: use the cpu backend");
 #endif
     } else {
-      backend_ = make_cpu_backend(graph, eager_pairs(graph, options.eager_pairs));
+      backend_ = make_cpu_engine(graph, eager_pairs(graph, options.eager_pairs));
     }
   });
   choose_exchange();

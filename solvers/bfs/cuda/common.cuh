@@ -1,5 +1,5 @@
 #pragma once
-// What every kernel of the cuda backend (cuda_backend.cuh) shares: the block and tile sizes,
+// What every kernel of the cuda backend (cuda_engine.cuh) shares: the block and tile sizes,
 // the step counters, the View the kernels take by value, and the small device helpers of
 // several kernel families. Headers of device code are included by .cu files only (nvcc); without
 // relocatable device code a __device__ function must be defined in each translation unit that

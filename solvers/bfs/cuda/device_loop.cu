@@ -1,5 +1,5 @@
 // The GPU-run level loop: its kernels, and the CUDA graph of a search that the host class
-// (cuda_backend.cuh) builds from them and launches (the DeviceLoop part of the backend).
+// (cuda_engine.cuh) builds from them and launches (the DeviceLoop part of the backend).
 //
 // Delegated hubs (delegates.hpp), in device-driven searches through peer memory: a top-down
 // level's items are its queue (hubs counted with no edges) then the frontier's hubs, each
@@ -13,7 +13,7 @@
 #include "comm/peer_sync.cuh"
 #include "core/cuda_check.hpp"
 #include "solvers/bfs/cuda/bottom_up.cuh"
-#include "solvers/bfs/cuda/cuda_backend.cuh"
+#include "solvers/bfs/cuda/cuda_engine.cuh"
 #include "solvers/bfs/cuda/device_loop.cuh"
 #include "solvers/bfs/cuda/peer.cuh"
 #include "solvers/bfs/cuda/top_down.cuh"
@@ -304,7 +304,7 @@ class GraphDraft {
 
 }  // namespace
 
-void CudaBackend::begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
+void CudaEngine::begin_levels(std::int64_t root, std::int64_t root_degree, Algorithm algorithm,
                                const DirectionPolicy& policy) {
   if (!search_graph_) make_graph();
   begin_levels_kernel<<<1, 64, 0, stream_>>>(view_, root, root_degree, g_.directed_edges, static_cast<int>(algorithm),
@@ -312,7 +312,7 @@ void CudaBackend::begin_levels(std::int64_t root, std::int64_t root_degree, Algo
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
-LevelState CudaBackend::level_state() {
+LevelState CudaEngine::level_state() {
   TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_control_.data(), control_.data(), sizeof(LevelControl),
                                      cudaMemcpyDeviceToHost, stream_));
   stream_.synchronize();
@@ -327,7 +327,7 @@ LevelState CudaBackend::level_state() {
   return s;
 }
 
-std::vector<LevelClock> CudaBackend::level_clocks() {
+std::vector<LevelClock> CudaEngine::level_clocks() {
   const auto levels = static_cast<std::size_t>(std::min<long long>(host_control_.data()->level + 1, kStampedLevels));
   std::vector<LevelStamp> stamps(levels);
   copy_bytes(stamps.data(), stamps_.data(), levels * sizeof(LevelStamp));
@@ -359,7 +359,7 @@ std::vector<LevelClock> CudaBackend::level_clocks() {
 // size and level read from the LevelControl. With peer memory, the branch's share goes to
 // table 0 and the level's last share to table 1 (a rank passes the next level's first
 // share only after every rank has passed its last one, so no table is overwritten early).
-void CudaBackend::queue_top_down_branch() {
+void CudaEngine::queue_top_down_branch() {
   const std::int64_t words = (g_.count + 31) / 32;
   driven_bitmap_to_queue<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(view_, words);
   TESSERA_CUDA_CHECK_LAUNCH();
@@ -383,7 +383,7 @@ void CudaBackend::queue_top_down_branch() {
   }
 }
 
-void CudaBackend::queue_bottom_up_branch() {
+void CudaEngine::queue_bottom_up_branch() {
   const std::int64_t words = local_words32_;
   driven_clear_words<<<grid(words), kBlock, 0, stream_>>>(view_, words);
   TESSERA_CUDA_CHECK_LAUNCH();
@@ -400,7 +400,7 @@ void CudaBackend::queue_bottom_up_branch() {
 
 // Captures what `queue` launches on the stream into graph g, after node `after` (if any).
 template <class Queue>
-void CudaBackend::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue) {
+void CudaEngine::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue) {
   TESSERA_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, g, after, nullptr, after ? 1 : 0,
                                                    cudaStreamCaptureModeThreadLocal));
   try {
@@ -415,7 +415,7 @@ void CudaBackend::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queu
 
 // One level into the empty graph g: route_level, an if node over the two branches, the
 // level's last share and conclude_level (which sets the while node's `loop`).
-void CudaBackend::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop) {
+void CudaEngine::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop) {
   cudaGraphConditionalHandle branch = 0;
   TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, g, 0, 0));
   capture_into(g, nullptr, [&] {
@@ -443,7 +443,7 @@ void CudaBackend::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop) {
 }
 
 // The search graph: a while node around a level.
-void CudaBackend::make_graph() {
+void CudaEngine::make_graph() {
   stream_.synchronize();  // captures begin on an idle stream
   GraphDraft search;
   const cudaGraph_t g = search.get();

@@ -1,7 +1,7 @@
 #pragma once
 // The launchers of the cuda backend's kernels, one .cu per kernel family (top_down.cu,
 // bottom_up.cu, peer.cu, edge_parallel.cu, bookkeeping.cu, validation.cu), for the host class
-// (cuda_backend.cu). Each queues its kernel with the host class's configuration (Launch) and
+// (cuda_engine.cu). Each queues its kernel with the host class's configuration (Launch) and
 // checks the launch. Without relocatable device code a kernel, and a kernel template above all,
 // is launched from the translation unit that defines it: hence launchers rather than kernel
 // declarations. The GPU-run level loop's kernels are launched (captured) in device_loop.cu.

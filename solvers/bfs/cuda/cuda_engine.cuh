@@ -11,7 +11,7 @@
 //   bookkeeping.cu                clearing a step, the end of a search, the root, the reached count
 //   validation.cu                 the Graph500 checks
 //   device_loop.{cuh,cu}          the GPU-run level loop (LevelControl, the CUDA graph of a search)
-//   cuda_backend.cu               this class: set-up and the steps' dispatch
+//   cuda_engine.cu               this class: set-up and the steps' dispatch
 //
 // The level steps only queue work: what they found goes to this rank's row of the level
 // table (device memory), which the search allgathers on the transport and copies to the
@@ -41,12 +41,12 @@
 
 namespace tessera::bfs::gpu {
 
-class CudaBackend final : public SearchBackend, public PeerExchange, public DeviceLoop {
+class CudaEngine final : public SearchBackend, public PeerExchange, public DeviceLoop {
  public:
-  CudaBackend(const LocalGraph& g, std::int64_t eager, const Delegates& delegates);
-  ~CudaBackend() override;
-  CudaBackend(const CudaBackend&) = delete;
-  CudaBackend& operator=(const CudaBackend&) = delete;
+  CudaEngine(const LocalGraph& g, std::int64_t eager, const Delegates& delegates);
+  ~CudaEngine() override;
+  CudaEngine(const CudaEngine&) = delete;
+  CudaEngine& operator=(const CudaEngine&) = delete;
 
   stream_t stream() const override { return stream_.get(); }
   void synchronize() override { stream_.synchronize(); }

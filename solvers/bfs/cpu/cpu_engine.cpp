@@ -24,9 +24,9 @@ std::atomic_ref<T> atomic(T& x) {
   return std::atomic_ref<T>(x);
 }
 
-class CpuBackend final : public SearchBackend {
+class CpuEngine final : public SearchBackend {
  public:
-  CpuBackend(const LocalGraph& g, std::int64_t eager)
+  CpuEngine(const LocalGraph& g, std::int64_t eager)
       : g_(g), part_(g.partition), n_(g.vertices()), begin_(g.begin), nl_(g.count), eager_(eager),
         local_words_((g.count + 63) / 64), parent_(static_cast<std::size_t>(n_), -1),
         level_(static_cast<std::size_t>(n_), -1), visited_(local_words_), frontier_(part_.words()),
@@ -356,8 +356,8 @@ class CpuBackend final : public SearchBackend {
 
 }  // namespace
 
-std::unique_ptr<SearchBackend> make_cpu_backend(const LocalGraph& graph, std::int64_t eager) {
-  return std::make_unique<CpuBackend>(graph, eager);
+std::unique_ptr<SearchBackend> make_cpu_engine(const LocalGraph& graph, std::int64_t eager) {
+  return std::make_unique<CpuEngine>(graph, eager);
 }
 
 }  // namespace tessera::bfs

@@ -1,4 +1,4 @@
-// The cuda backend's host class (cuda_backend.cuh): it sets up the device memory and queues
+// The cuda backend's host class (cuda_engine.cuh): it sets up the device memory and queues
 // the kernels of each step through their launchers (launch.cuh); the GPU-run level loop's part
 // is in device_loop.cu.
 #include <cub/cub.cuh>
@@ -14,14 +14,14 @@
 #include "core/cuda_check.hpp"
 #include "core/error.hpp"
 #include "solvers/bfs/cuda/bottom_up.cuh"
-#include "solvers/bfs/cuda/cuda_backend.cuh"
+#include "solvers/bfs/cuda/cuda_engine.cuh"
 #include "solvers/bfs/cuda/launch.cuh"
 #include "solvers/bfs/cuda/top_down.cuh"
 #include "solvers/bfs/validate_rules.hpp"
 
 namespace tessera::bfs::gpu {
 
-CudaBackend::CudaBackend(const LocalGraph& g, std::int64_t eager, const Delegates& delegates)
+CudaEngine::CudaEngine(const LocalGraph& g, std::int64_t eager, const Delegates& delegates)
     : g_(g), part_(g.partition), eager_(eager) {
   if (g.vertices() > (std::int64_t{1} << 32) - 1)
     throw InputError("the cuda BFS stores vertex ids in 32 bits: a graph of " + std::to_string(g.vertices()) +
@@ -82,6 +82,8 @@ CudaBackend::CudaBackend(const LocalGraph& g, std::int64_t eager, const Delegate
   control_ = DeviceBuffer<LevelControl>(1);
   stamps_ = zeroed<LevelStamp>(kStampedLevels);
   host_control_ = PinnedBuffer<LevelControl>(1);
+  *host_control_.data() = LevelControl{};
+  host_control_.data()->level = -1;  // level_clocks() before any GPU-run search: no levels
   scan_blocks_ = 2 * sms_;
   chunk_sums_ = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(scan_blocks_));
 
@@ -125,13 +127,13 @@ CudaBackend::CudaBackend(const LocalGraph& g, std::int64_t eager, const Delegate
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
-CudaBackend::~CudaBackend() {
+CudaEngine::~CudaEngine() {
   for (cudaEvent_t e : table_copied_)
     if (e) (void)cudaEventDestroy(e);
   if (search_graph_) (void)cudaGraphExecDestroy(search_graph_);
 }
 
-void CudaBackend::reset() {
+void CudaEngine::reset() {
   const std::int64_t nl = g_.count;
   if (nl > 0) {
     TESSERA_CUDA_CHECK(cudaMemsetAsync(parent_.data() + g_.begin, 0xFF, nl * sizeof(std::int64_t), stream_));
@@ -144,29 +146,29 @@ void CudaBackend::reset() {
 
 // Rewriting the windows costs 12 bytes per vertex (0.2 ms of a 3.4 ms search at scale 26 on
 // one H200); clearing what the last tree left outside the new one reads two bitmaps.
-void CudaBackend::reset_for_claims() {
+void CudaEngine::reset_for_claims() {
   if (!windows_tracked_) return reset();
   reset_bitmaps();
 }
 
-void CudaBackend::finish_search() {
+void CudaEngine::finish_search() {
   if (!windows_tracked_ || g_.count == 0) return;
   launch_clear_stale_entries({grid((g_.count + 31) / 32), kBlock, 0, stream_}, view_, reached_before_.data());
 }
 
-void CudaBackend::reset_bitmaps() {
+void CudaEngine::reset_bitmaps() {
   TESSERA_CUDA_CHECK(cudaMemsetAsync(visited_.data(), 0, visited_.bytes(), stream_));
   if (part_.parts > 1) TESSERA_CUDA_CHECK(cudaMemsetAsync(sent_.data(), 0, sent_.bytes(), stream_));
   queue_size_ = 0;
 }
 
-void CudaBackend::start(std::int64_t root) {
+void CudaEngine::start(std::int64_t root) {
   if (!g_.owns(root)) return;
   launch_mark_root({1, 1, 0, stream_}, view_, static_cast<std::uint32_t>(root - g_.begin), queue_.data());
   queue_size_ = 1;
 }
 
-void CudaBackend::top_down(int level) {
+void CudaEngine::top_down(int level) {
   const std::int64_t nq = queue_size_;
   if (nq > 0 && nq <= kSmallFrontier) {
     launch_small_frontier_scan({1, kSmallScanThreads, 0, stream_}, view_, queue_.data(), nq, scan_.data(),
@@ -187,14 +189,14 @@ void CudaBackend::top_down(int level) {
   }
 }
 
-void CudaBackend::apply_received(int level, std::int64_t count) {
+void CudaEngine::apply_received(int level, std::int64_t count) {
   if (count > 0) {  // adds to the row after apply_eager's claims; the next queue keeps growing
     launch_apply_received({grid(count), kBlock, append_shared_bytes(1), stream_}, view_, recv_.data(), count,
                           next_queue_.data(), level + 1);
   }
 }
 
-void CudaBackend::apply_eager(int level) {
+void CudaEngine::apply_eager(int level) {
   clear(false, false);
   if (eager_ > 0 && part_.parts > 1) {
     launch_apply_eager({grid(eager_ * (part_.parts - 1)), kBlock, append_shared_bytes(1), stream_}, view_,
@@ -202,7 +204,7 @@ void CudaBackend::apply_eager(int level) {
   }
 }
 
-void CudaBackend::queue_to_bitmap() {
+void CudaEngine::queue_to_bitmap() {
   std::uint32_t* mine = my_frontier_words();
   TESSERA_CUDA_CHECK(cudaMemsetAsync(mine, 0, local_words32_ * sizeof(std::uint32_t), stream_));
   if (queue_size_ > 0) {
@@ -210,7 +212,7 @@ void CudaBackend::queue_to_bitmap() {
   }
 }
 
-void CudaBackend::bottom_up(int level) {
+void CudaEngine::bottom_up(int level) {
   clear(true, true);
   if (g_.count > 0) {
     launch_bottom_up({sms_ * 8, kBlock, 0, stream_}, view_, level + 1);
@@ -220,7 +222,7 @@ void CudaBackend::bottom_up(int level) {
   }
 }
 
-void CudaBackend::bitmap_to_queue(std::int64_t count) {
+void CudaEngine::bitmap_to_queue(std::int64_t count) {
   if (g_.count > 0) {
     TESSERA_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->selected, 0, sizeof(ull), stream_));
     const std::int64_t words = (g_.count + 31) / 32;
@@ -230,7 +232,7 @@ void CudaBackend::bitmap_to_queue(std::int64_t count) {
   queue_size_ = count;
 }
 
-bool CudaBackend::edge_parallel(int level) {
+bool CudaEngine::edge_parallel(int level) {
   windows_tracked_ = false;  // it reaches vertices without the visited bitmap
   if (sources_.empty() && g_.local_entries() > 0) {
     sources_ = DeviceBuffer<std::uint32_t>(g_.local_entries());
@@ -244,7 +246,7 @@ bool CudaBackend::edge_parallel(int level) {
   return read_counters().any != 0;
 }
 
-bool CudaBackend::apply_received_plain(int level, std::int64_t count) {
+bool CudaEngine::apply_received_plain(int level, std::int64_t count) {
   TESSERA_CUDA_CHECK(cudaMemsetAsync(&counters_.data()->any, 0, sizeof(ull), stream_));
   if (count > 0) {
     launch_apply_received_plain({grid(count), kBlock, 0, stream_}, view_, recv_.data(), count, level);
@@ -252,7 +254,7 @@ bool CudaBackend::apply_received_plain(int level, std::int64_t count) {
   return read_counters().any != 0;
 }
 
-void CudaBackend::fetch_level_table(int slot) {
+void CudaEngine::fetch_level_table(int slot) {
   // After a share: the shared table and its status word; else this rank's table.
   const ull* from = shared_table_ ? shared_table_ : table_.data();
   const std::size_t bytes = table_.bytes() + (shared_table_ ? sizeof(ull) : 0);
@@ -260,7 +262,7 @@ void CudaBackend::fetch_level_table(int slot) {
   TESSERA_CUDA_CHECK(cudaEventRecord(table_copied_[slot], stream_));
 }
 
-std::span<const std::int64_t> CudaBackend::wait_level_table(int slot) {
+std::span<const std::int64_t> CudaEngine::wait_level_table(int slot) {
   TESSERA_CUDA_CHECK(cudaEventSynchronize(table_copied_[slot]));
   std::vector<std::int64_t>& out = table_copy_[slot];
   if (window_) throw_if_wait_failed(host_table_[slot].data()[out.size()]);
@@ -268,7 +270,7 @@ std::span<const std::int64_t> CudaBackend::wait_level_table(int slot) {
   return out;
 }
 
-bool CudaBackend::use_peer_memory(comm::Context& ctx, std::string* why) {
+bool CudaEngine::use_peer_memory(comm::Context& ctx, std::string* why) {
   const int p = part_.parts;
   const auto aligned = [](std::size_t b) { return (b + 255) / 256 * 256; };
   SharedLayout l{};
@@ -316,13 +318,13 @@ bool CudaBackend::use_peer_memory(comm::Context& ctx, std::string* why) {
   return true;
 }
 
-void CudaBackend::share(bool frontier) {
+void CudaEngine::share(bool frontier) {
   const int t = static_cast<int>(shares_++ & 1);
   queue_share(t, frontier, false, false);
   shared_table_ = shared_table(t);
 }
 
-void CudaBackend::apply_shared(int level, std::int64_t bound) {
+void CudaEngine::apply_shared(int level, std::int64_t bound) {
   clear(false, false);
   const std::int64_t most = std::min(bound, layout_.slot_pairs * (part_.parts - 1));
   if (most > 0) {
@@ -332,7 +334,7 @@ void CudaBackend::apply_shared(int level, std::int64_t bound) {
   }
 }
 
-void CudaBackend::wake_peer_links() {
+void CudaEngine::wake_peer_links() {
   if (!window_) return;
   constexpr std::int64_t kWakeBytes = std::int64_t{1} << 20;  // spread over every link (8 B did not do)
   const std::int64_t pairs = std::min<std::int64_t>(kWakeBytes / sizeof(uint2), layout_.slot_pairs);
@@ -340,7 +342,7 @@ void CudaBackend::wake_peer_links() {
   launch_wake_links({grid(pairs), kBlock, 0, stream_}, view_, pairs);
 }
 
-Reached CudaBackend::reached() {
+Reached CudaEngine::reached() {
   clear_counters();
   if (g_.count > 0) {
     launch_count_reached({grid(g_.count), kBlock, 0, stream_}, view_);
@@ -349,26 +351,26 @@ Reached CudaBackend::reached() {
   return {static_cast<std::int64_t>(c.reached), static_cast<std::int64_t>(c.input_degree)};
 }
 
-void CudaBackend::download_window(std::span<std::int64_t> parent, std::span<std::int32_t> level) {
+void CudaEngine::download_window(std::span<std::int64_t> parent, std::span<std::int32_t> level) {
   stream_.synchronize();
   copy_bytes(parent.data(), parent_.data() + g_.begin, g_.count * sizeof(std::int64_t));
   copy_bytes(level.data(), level_.data() + g_.begin, g_.count * sizeof(std::int32_t));
 }
 
-void CudaBackend::download_global(std::span<std::int64_t> parent, std::span<std::int32_t> level) {
+void CudaEngine::download_global(std::span<std::int64_t> parent, std::span<std::int32_t> level) {
   stream_.synchronize();
   copy_bytes(parent.data(), parent_.data(), g_.vertices() * sizeof(std::int64_t));
   copy_bytes(level.data(), level_.data(), g_.vertices() * sizeof(std::int32_t));
 }
 
-void CudaBackend::upload_window(std::span<const std::int64_t> parent, std::span<const std::int32_t> level) {
+void CudaEngine::upload_window(std::span<const std::int64_t> parent, std::span<const std::int32_t> level) {
   windows_tracked_ = false;
   stream_.synchronize();
   copy_bytes(parent_.data() + g_.begin, parent.data(), g_.count * sizeof(std::int64_t));
   copy_bytes(level_.data() + g_.begin, level.data(), g_.count * sizeof(std::int32_t));
 }
 
-CheckCounts CudaBackend::check(std::int64_t root) {
+CheckCounts CudaEngine::check(std::int64_t root) {
   const std::int64_t n = g_.vertices();
   if (anc_.empty()) {
     anc_ = DeviceBuffer<std::int64_t>(n);
@@ -399,7 +401,7 @@ CheckCounts CudaBackend::check(std::int64_t root) {
 // Queues a share of this rank's row (and, with `frontier`, its words of the frontier bitmap;
 // with `hubs`, its words of the hub bitmap) into table t of every rank; `stamped`: a
 // device-driven level's share, which takes the level's clock readings for share t.
-void CudaBackend::queue_share(int t, bool frontier, bool hubs, bool stamped) {
+void CudaEngine::queue_share(int t, bool frontier, bool hubs, bool stamped) {
   const Range words = block_range(part_.words(), part_.parts, g_.rank);
   const std::int64_t count = frontier ? words.count : 0;
   HubShare h;
@@ -422,7 +424,7 @@ void CudaBackend::queue_share(int t, bool frontier, bool hubs, bool stamped) {
 }
 
 // The delegated hubs on the device (none: empty buffers of one entry).
-void CudaBackend::upload_delegates(const Delegates& dl) {
+void CudaEngine::upload_delegates(const Delegates& dl) {
   hubs_ = dl.count();
   hub_degree_ = dl.active() ? dl.threshold : INT64_MAX;
   std::vector<std::uint32_t> ids(dl.hubs.begin(), dl.hubs.end());
@@ -445,12 +447,12 @@ void CudaBackend::upload_delegates(const Delegates& dl) {
 }
 
 // Before a level step: this rank's row (whole, or found and edges only) and the counters.
-void CudaBackend::clear(bool whole_row, bool counters) {
+void CudaEngine::clear(bool whole_row, bool counters) {
   launch_clear_step({1, 64, 0, stream_}, view_, whole_row ? row_words_ : kRowPairs, counters);
 }
 
 // Waits for the step and returns its counters.
-Counters CudaBackend::read_counters() {
+Counters CudaEngine::read_counters() {
   TESSERA_CUDA_CHECK(cudaMemcpyAsync(host_counters_.data(), counters_.data(), sizeof(Counters),
                                      cudaMemcpyDeviceToHost, stream_));
   stream_.synchronize();
@@ -460,7 +462,7 @@ Counters CudaBackend::read_counters() {
 // The columns as 32-bit ids, narrowed on the host by all threads into two pinned staging
 // buffers in turn, each copied while the other is filled (at scale 26 the graph is 8 GiB
 // on the device: a pageable copy, or narrowing on one thread, takes seconds).
-void CudaBackend::upload_columns() {
+void CudaEngine::upload_columns() {
   const std::int64_t total = g_.local_entries();
   if (total == 0) return;
   const std::int64_t chunk = std::min<std::int64_t>(total, std::int64_t{1} << 25);  // 128 MiB
@@ -485,9 +487,9 @@ void CudaBackend::upload_columns() {
 
 namespace tessera::bfs {
 
-std::unique_ptr<SearchBackend> make_cuda_backend(const LocalGraph& graph, std::int64_t eager,
+std::unique_ptr<SearchBackend> make_cuda_engine(const LocalGraph& graph, std::int64_t eager,
                                                  const Delegates& delegates) {
-  return std::make_unique<gpu::CudaBackend>(graph, eager, delegates);
+  return std::make_unique<gpu::CudaEngine>(graph, eager, delegates);
 }
 
 }  // namespace tessera::bfs
