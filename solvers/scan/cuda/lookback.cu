@@ -23,19 +23,19 @@ template <class In, class Out>
 struct DefaultPolicy;
 template <>
 struct DefaultPolicy<std::int32_t, std::int32_t>
-    : LookbackPolicy<256, 16, Engine::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512> {};
+    : LookbackPolicy<256, 16, TileLoader::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512> {};
 template <>
 struct DefaultPolicy<std::int32_t, std::int64_t> : LookbackPolicy<128, 6> {};
 template <>
 struct DefaultPolicy<float, float>
-    : LookbackPolicy<256, 16, Engine::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512> {};
+    : LookbackPolicy<256, 16, TileLoader::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512> {};
 template <>
 struct DefaultPolicy<std::int64_t, std::int64_t>
-    : LookbackPolicy<128, 16, Engine::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512,
+    : LookbackPolicy<128, 16, TileLoader::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512,
                      StateLayout::packed16> {};
 template <>
 struct DefaultPolicy<double, double>
-    : LookbackPolicy<128, 16, Engine::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512,
+    : LookbackPolicy<128, 16, TileLoader::bulk, 1, LoadHint::nc, StoreHint::wb, TileOrder::ticket, 32, 512,
                      StateLayout::packed16> {};
 
 }  // namespace

@@ -20,9 +20,9 @@ namespace tessera::scan::gpu {
 
 // Short names for the candidate lists (lookback_candidates_<type>.cu only).
 namespace candidate_terms {
-constexpr auto R = Engine::registers;
-constexpr auto B = Engine::bulk;
-constexpr auto P = Engine::bulk_persistent;
+constexpr auto R = TileLoader::registers;
+constexpr auto B = TileLoader::bulk;
+constexpr auto P = TileLoader::bulk_persistent;
 constexpr auto nc = LoadHint::nc, ldcs = LoadHint::cs, ldlu = LoadHint::lu, ldef = LoadHint::evict_first;
 constexpr auto wb = StoreHint::wb, stcs = StoreHint::cs, stef = StoreHint::evict_first;
 constexpr auto tk = TileOrder::ticket, bid = TileOrder::block_index;
@@ -30,13 +30,13 @@ constexpr auto split = StateLayout::automatic, p16 = StateLayout::packed16;
 
 // A candidate in the policy's own order (rows of 16 bytes: items per thread = rows x 16 bytes
 // of elements), for the 4-byte lists that vary hints, tile order and polling.
-template <int Threads, int Rows, Engine E = R, int Stages = 1, LoadHint L = nc, StoreHint S = wb, TileOrder O = tk,
+template <int Threads, int Rows, TileLoader E = R, int Stages = 1, LoadHint L = nc, StoreHint S = wb, TileOrder O = tk,
           int First = 32, int Max = 512>
 using C = LookbackPolicy<Threads, Rows, E, Stages, L, S, O, First, Max>;
 
 // The same with the state layout right after the engine (the choice that matters for 8-byte
 // values), the hints after it.
-template <int Threads, int Rows, Engine E = R, int Stages = 1, StateLayout Layout = split, LoadHint L = nc,
+template <int Threads, int Rows, TileLoader E = R, int Stages = 1, StateLayout Layout = split, LoadHint L = nc,
           StoreHint S = wb>
 using CL = LookbackPolicy<Threads, Rows, E, Stages, L, S, tk, 32, 512, Layout>;
 }  // namespace candidate_terms
@@ -49,9 +49,9 @@ struct LookbackCandidate {
 
 template <class P, class T>
 std::string candidate_name() {
-  std::string s = P::kEngine == Engine::registers ? "reg" : P::kEngine == Engine::bulk ? "bulk" : "pipe";
+  std::string s = P::kEngine == TileLoader::registers ? "reg" : P::kEngine == TileLoader::bulk ? "bulk" : "pipe";
   s += "-" + std::to_string(P::kThreads) + "x" + std::to_string(TileShape<P, T>::kItems);
-  if (P::kEngine == Engine::bulk_persistent) s += "-s" + std::to_string(P::kStages);
+  if (P::kEngine == TileLoader::bulk_persistent) s += "-s" + std::to_string(P::kStages);
   constexpr const char* load[] = {"", "-ldcs", "-ldlu", "-ldef"};     // LoadHint order
   constexpr const char* store[] = {"", "-stcs", "-stef"};             // StoreHint order
   s += load[static_cast<int>(P::kLoad)];

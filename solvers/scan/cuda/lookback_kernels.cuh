@@ -53,17 +53,19 @@
 
 namespace tessera::scan::gpu {
 
-enum class Engine { registers, bulk, bulk_persistent };
+// How a tile reaches shared memory: loads through registers, or TMA bulk copies (one-shot or
+// by a persistent block). ("Engine" means a backend implementation elsewhere in tessera.)
+enum class TileLoader { registers, bulk, bulk_persistent };
 enum class TileOrder { ticket, block_index };
 enum class StateLayout { automatic, packed16 };  // packed16: 8-byte values in 16-byte words
 
-template <int Threads, int Rows, Engine E = Engine::registers, int Stages = 1, LoadHint Load = LoadHint::nc,
+template <int Threads, int Rows, TileLoader E = TileLoader::registers, int Stages = 1, LoadHint Load = LoadHint::nc,
           StoreHint Store = StoreHint::wb, TileOrder Order = TileOrder::ticket, int PollFirstNs = 32,
           int PollMaxNs = 512, StateLayout Layout = StateLayout::automatic>
 struct LookbackPolicy {
   static constexpr int kThreads = Threads;
   static constexpr int kRows = Rows;
-  static constexpr Engine kEngine = E;
+  static constexpr TileLoader kEngine = E;
   static constexpr int kStages = Stages;
   static constexpr LoadHint kLoad = Load;
   static constexpr StoreHint kStore = Store;
@@ -72,19 +74,19 @@ struct LookbackPolicy {
   static constexpr int kPollMaxNs = PollMaxNs;
   static constexpr StateLayout kLayout = Layout;
   static_assert(Threads % 32 == 0 && Threads <= 1024, "whole warps");
-  static_assert(E == Engine::bulk_persistent ? Stages >= 2 : Stages == 1,
+  static_assert(E == TileLoader::bulk_persistent ? Stages >= 2 : Stages == 1,
                 "persistent blocks need at least 2 buffers (the ticket hand-over relies on it), others 1");
-  static_assert(E == Engine::registers || (Load != LoadHint::cs && Load != LoadHint::lu && Store != StoreHint::cs),
+  static_assert(E == TileLoader::registers || (Load != LoadHint::cs && Load != LoadHint::lu && Store != StoreHint::cs),
                 "bulk copies take no .cs/.lu hints (evict_first becomes an L2 cache policy)");
-  static_assert(E != Engine::bulk_persistent || Order == TileOrder::ticket, "persistent blocks take tickets");
+  static_assert(E != TileLoader::bulk_persistent || Order == TileOrder::ticket, "persistent blocks take tickets");
 };
 
 // The same tile shape on the registers engine: the fallback of the bulk engines (unaligned
 // buffers, or input and output types of different sizes).
 template <class P>
 using RegistersPolicyOf =
-    LookbackPolicy<P::kThreads, P::kRows, Engine::registers, 1, LoadHint::nc, StoreHint::wb,
-                   P::kEngine == Engine::bulk_persistent ? TileOrder::ticket : P::kOrder, P::kPollFirstNs,
+    LookbackPolicy<P::kThreads, P::kRows, TileLoader::registers, 1, LoadHint::nc, StoreHint::wb,
+                   P::kEngine == TileLoader::bulk_persistent ? TileOrder::ticket : P::kOrder, P::kPollFirstNs,
                    P::kPollMaxNs, P::kLayout>;
 
 template <class P, class In>
@@ -570,7 +572,7 @@ inline bool bulk_copies_supported() {
 template <class P, bool Exclusive, class In, class Out>
 void launch_mode(const In* in, Out* out, std::int64_t n, TileOffset<Out> offset, LookbackWorkspace& ws,
                  stream_t stream, bool aligned) {
-  constexpr bool bulk_engine = P::kEngine != Engine::registers;
+  constexpr bool bulk_engine = P::kEngine != TileLoader::registers;
   if constexpr (bulk_engine && std::is_same_v<In, Out>) {
     if (aligned && bulk_copies_supported()) {
       using Sh = TileShape<P, In>;
@@ -580,7 +582,7 @@ void launch_mode(const In* in, Out* out, std::int64_t n, TileOffset<Out> offset,
       const auto state = make_state<Out, P::kLayout>(ws);
       const std::size_t tile_bytes = static_cast<std::size_t>(Sh::kTileItems) * sizeof(In);
       const std::size_t shared = tile_bytes * P::kStages + bulk::kAlignSlack;
-      if constexpr (P::kEngine == Engine::bulk) {
+      if constexpr (P::kEngine == TileLoader::bulk) {
         auto kernel = lookback_bulk_kernel<P, Exclusive, In, StateFor<Out, P::kLayout>>;
         static BulkKernelSetup setup;
         (void)setup_bulk_kernel(kernel, P::kThreads, shared, setup);
