@@ -55,7 +55,7 @@ LoadedMatrix matrix_market(comm::Context& ctx, const MatrixSpec& spec, const Siz
                                                      h.columns, h.entries));
     };
   io::MatrixMarketEntries e = io::read_matrix_market(ctx, spec.file, o);
-  const io::MatrixMarketHeader& h = e.header;
+  const io::MatrixMarketHeader h = e.header;
   Triplets t;
   const bool mirror = h.symmetry != io::MatrixSymmetry::general;
   const double sign = h.symmetry == io::MatrixSymmetry::skew_symmetric ? -1.0 : 1.0;
