@@ -4,14 +4,21 @@
 
 #include "core/error.hpp"
 #include "solvers/spmv/cpu/cpu_engine.hpp"
+#if defined(TESSERA_HAVE_CUDA)
+#include "solvers/spmv/cuda/cuda_engine.hpp"
+#endif
 
 namespace tessera::spmv {
 
 template <class T>
 std::unique_ptr<Engine<T>> make_engine(Backend backend, const EngineOptions& options) {
-  if (backend == Backend::cuda)
-    throw InputError("spmv has no cuda engine yet (the GPU kernels are a later step): run it with the cpu backend "
-                     "(--backend cpu, or run.backend = \"cpu\")");
+  if (backend == Backend::cuda) {
+#if defined(TESSERA_HAVE_CUDA)
+    return make_cuda_engine<T>(options);
+#else
+    throw InputError("this tessera was built without CUDA: run spmv with the cpu backend (--backend cpu)");
+#endif
+  }
   if (!runs_on_host(options.variant))
     throw InputError(fmt::format("spmv variant \"{}\" runs on a GPU (NVIDIA's cuSPARSE); the cpu engine runs "
                                  "csr-scalar, csr-vector, coo-segmented, hybrid and merge-path",

@@ -41,15 +41,11 @@ std::string Params::describe_rhs() const {
 
 Params params_from_deck(const deck::Config& deck, Backend backend) {
   Params p;
-  if (backend == Backend::cuda)
-    throw InputError(fmt::format("{}: this run resolved to the cuda backend, but spmv has no cuda engine yet (its GPU "
-                                 "kernels are a later step): run it with --backend cpu or run.backend = \"cpu\"",
-                                 deck.where("run.backend")));
   p.where_mode = deck.where("spmv.mode");
   p.mode = deck.get_string("spmv.mode") == "cg" ? Mode::cg : Mode::multiply;
   p.precision = deck.get_string("spmv.precision") == "float32" ? Precision::float32 : Precision::float64;
   const Variant requested = parse_variant(deck.get_string("spmv.variant"));
-  if (!runs_on_host(requested))
+  if (backend != Backend::cuda && !runs_on_host(requested))
     throw InputError(fmt::format("{}: spmv.variant = \"{}\" runs on a GPU (NVIDIA's cuSPARSE), but this run's backend "
                                  "is cpu (choose csr-scalar, csr-vector, coo-segmented, hybrid, merge-path or auto)",
                                  deck.where("spmv.variant"), to_string(requested)));
