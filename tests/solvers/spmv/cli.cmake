@@ -48,6 +48,11 @@ tessera_add_cli_test(cli_spmv_cusparse_on_cpu COMMAND ${tessera_exe} run ${spmv_
                      --set spmv.variant=cusparse --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                      EXPECT_CODE 2 EXPECT_REGEX "spmv.variant = \"cusparse\" runs on a GPU" MAX_SECONDS 30)
 
+tessera_add_cli_test(cli_spmv_too_large NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/cg_poisson.toml
+                     --set spmv.matrix.n=1000000 --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad EXPECT_CODE 2
+                     EXPECT_REGEX "spmv.matrix.n = 1000000 .*: this run needs at least [0-9.]+ [KMGTPE]iB of host memory per rank"
+                     MAX_SECONDS 20)
+
 # The benchmark runs (timings are never checked).
 tessera_add_cli_test(cli_spmv_bench NP 2 COMMAND ${tessera_exe} bench spmv --quick --repeat 2 --backend cpu
                      EXPECT_CODE 0 EXPECT_REGEX "merge-path.*powerlaw" MAX_SECONDS 90)
