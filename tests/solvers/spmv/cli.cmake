@@ -41,6 +41,11 @@ tessera_add_cli_test(cli_spmv_cg_not_spd NP 2 COMMAND ${tessera_exe} run ${spmv_
                      --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                      EXPECT_CODE 2 EXPECT_REGEX "indefinite.mtx.*CG iteration [0-9]+: p.Ap = .* is not symmetric positive definite"
                      MAX_SECONDS 30)
+tessera_add_cli_test(cli_spmv_cg_stagnates NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/matrix_market.toml
+                     --set spmv.matrix.file=${spmv_data}/neumann_1d.mtx --set spmv.cg.rhs=random
+                     --set spmv.cg.stagnation=40 --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
+                     EXPECT_CODE 1 EXPECT_REGEX "CG stagnated: the relative residual has not fallen below its smallest value, .* in 40 iterations"
+                     MAX_SECONDS 30)
 tessera_add_cli_test(cli_spmv_cuda_refused COMMAND ${tessera_exe} run ${spmv_decks}/multiply_powerlaw.toml
                      --backend cuda --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                      EXPECT_CODE 2 EXPECT_REGEX "cuda" MAX_SECONDS 30)

@@ -220,6 +220,20 @@ TEST_F(SpmvSolverTest, CgConvergesOnPoissonLikeASerialCg) {
   }
 }
 
+TEST_F(SpmvSolverTest, CgInFloat32ReachesItsPrecision) {
+  const auto s = run(deck("[spmv]\nmode = \"cg\"\nprecision = \"float32\"\nvariant = \"coo-segmented\"\n[spmv.matrix]\n"
+                          "source = \"banded\"\nn = 400\nhalf_bandwidth = 4\n[spmv.cg]\nrhs = \"manufactured\"\n"
+                          "tolerance = 1e-5\n",
+                          {"run.steps=300"}));
+  EXPECT_LT(s.last_step, 300);
+  const io::File f = io::File::open(context(), root / "out" / "spmv.h5");
+  EXPECT_EQ(io::read_attribute<std::string>(f.root(), "precision"), "float32");
+  EXPECT_EQ(io::dataset_element_type(f.root(), "x"), io::ElementType::float32);
+  EXPECT_EQ(io::read_attribute<std::int32_t>(f.root(), "converged"), 1);
+  EXPECT_LE(io::read_attribute<double>(f.root(), "true_relative_residual"), 1e-4);
+  EXPECT_LE(io::read_attribute<double>(f.root(), "relative_error_to_exact"), 1e-4);
+}
+
 TEST_F(SpmvSolverTest, RestartContinuesBitForBit) {
   const std::string tables =
       "[spmv]\nmode = \"cg\"\n[spmv.matrix]\nsource = \"poisson27\"\nn = 7\n[spmv.cg]\nrhs = \"random\"\n"
