@@ -31,6 +31,18 @@ foreach(case
                        --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                        EXPECT_CODE 2 EXPECT_REGEX "${regex}" MAX_SECONDS 30)
 endforeach()
+add_executable(make_spmv_inputs make_spmv_inputs.cpp)
+target_link_libraries(make_spmv_inputs PRIVATE tessera_io)
+set(spmv_made ${CMAKE_CURRENT_BINARY_DIR}/spmv_cli_data)
+add_test(NAME cli_spmv_make_inputs COMMAND make_spmv_inputs ${spmv_made})
+set_tests_properties(cli_spmv_make_inputs PROPERTIES FIXTURES_SETUP spmv_inputs LABELS unit
+                     ENVIRONMENT "${TESSERA_TEST_ENV}")
+tessera_add_cli_test(cli_spmv_hdf5_row_ptr_decreases NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/matrix_market.toml
+                     --set spmv.matrix.source=hdf5 --set spmv.matrix.file=${spmv_made}/bad_row_ptr.h5
+                     --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
+                     EXPECT_CODE 2 EXPECT_REGEX "bad_row_ptr.h5: dataset /row_ptr decreases at row 2: row_ptr\\[2\\] = 5, row_ptr\\[3\\] = 3"
+                     MAX_SECONDS 30)
+set_tests_properties(cli_spmv_hdf5_row_ptr_decreases PROPERTIES FIXTURES_REQUIRED spmv_inputs)
 tessera_add_cli_test(cli_spmv_cg_not_square NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/matrix_market.toml
                      --set spmv.matrix.file=${spmv_data}/not_square.mtx
                      --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
