@@ -248,10 +248,15 @@ class SpmvSolver final : public Solver {
       const double true_residual = true_relative_residual();
       const std::string error =
           p_.rhs == Rhs::manufactured ? fmt::format(", relative error to x* {:.3e}", error_to_exact()) : std::string();
-      if (s.converged)
+      if (s.converged) {
         log::info("spmv cg: converged in {} iterations: relative residual {:.3e} (recurrence), {:.3e} (b - A x){}",
                   s.iteration, s.relative_residual, true_residual, error);
-      else
+        if (true_residual > 10 * p_.cg.tolerance)
+          log::warn("spmv cg: the true residual b - A x, {:.3e}, stays above the tolerance {:.3g}: the recurrence's "
+                    "residual drifted from it{}",
+                    true_residual, p_.cg.tolerance,
+                    p_.precision == Precision::float32 ? " (float32 holds about 1e-7: use precision \"float64\")" : "");
+      } else
         log::warn("spmv cg: not converged after {} iterations ([run] steps): relative residual {:.3e}, tolerance {:.3g}{}",
                   s.iteration, s.relative_residual, p_.cg.tolerance, error);
       return;

@@ -31,6 +31,18 @@ foreach(case
                        --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                        EXPECT_CODE 2 EXPECT_REGEX "${regex}" MAX_SECONDS 30)
 endforeach()
+add_executable(make_spmv_inputs make_spmv_inputs.cpp)
+target_link_libraries(make_spmv_inputs PRIVATE tessera_io)
+set(spmv_made ${CMAKE_CURRENT_BINARY_DIR}/spmv_cli_data)
+add_test(NAME cli_spmv_make_inputs COMMAND make_spmv_inputs ${spmv_made})
+set_tests_properties(cli_spmv_make_inputs PROPERTIES FIXTURES_SETUP spmv_inputs LABELS unit
+                     ENVIRONMENT "${TESSERA_TEST_ENV}")
+tessera_add_cli_test(cli_spmv_hdf5_row_ptr_decreases NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/matrix_market.toml
+                     --set spmv.matrix.source=hdf5 --set spmv.matrix.file=${spmv_made}/bad_row_ptr.h5
+                     --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
+                     EXPECT_CODE 2 EXPECT_REGEX "bad_row_ptr.h5: dataset /row_ptr decreases at row 2: row_ptr\\[2\\] = 5, row_ptr\\[3\\] = 3"
+                     MAX_SECONDS 30)
+set_tests_properties(cli_spmv_hdf5_row_ptr_decreases PROPERTIES FIXTURES_REQUIRED spmv_inputs)
 tessera_add_cli_test(cli_spmv_cg_not_square NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/matrix_market.toml
                      --set spmv.matrix.file=${spmv_data}/not_square.mtx
                      --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
@@ -41,12 +53,22 @@ tessera_add_cli_test(cli_spmv_cg_not_spd NP 2 COMMAND ${tessera_exe} run ${spmv_
                      --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                      EXPECT_CODE 2 EXPECT_REGEX "indefinite.mtx.*CG iteration [0-9]+: p.Ap = .* is not symmetric positive definite"
                      MAX_SECONDS 30)
+tessera_add_cli_test(cli_spmv_cg_stagnates NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/matrix_market.toml
+                     --set spmv.matrix.file=${spmv_data}/neumann_1d.mtx --set spmv.cg.rhs=random
+                     --set spmv.cg.stagnation=40 --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
+                     EXPECT_CODE 1 EXPECT_REGEX "CG stagnated: the relative residual has not fallen below its smallest value, .* in 40 iterations"
+                     MAX_SECONDS 30)
 tessera_add_cli_test(cli_spmv_cuda_refused COMMAND ${tessera_exe} run ${spmv_decks}/multiply_powerlaw.toml
                      --backend cuda --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                      EXPECT_CODE 2 EXPECT_REGEX "cuda" MAX_SECONDS 30)
 tessera_add_cli_test(cli_spmv_cusparse_on_cpu COMMAND ${tessera_exe} run ${spmv_decks}/multiply_powerlaw.toml
                      --set spmv.variant=cusparse --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad
                      EXPECT_CODE 2 EXPECT_REGEX "spmv.variant = \"cusparse\" runs on a GPU" MAX_SECONDS 30)
+
+tessera_add_cli_test(cli_spmv_too_large NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/cg_poisson.toml
+                     --set spmv.matrix.n=1000000 --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_bad EXPECT_CODE 2
+                     EXPECT_REGEX "spmv.matrix.n = 1000000 .*: this run needs at least [0-9.]+ [KMGTPE]iB of host memory per rank"
+                     MAX_SECONDS 20)
 
 # The benchmark runs (timings are never checked).
 tessera_add_cli_test(cli_spmv_bench NP 2 COMMAND ${tessera_exe} bench spmv --quick --repeat 2 --backend cpu

@@ -18,6 +18,7 @@
 #include "solvers/spmv/distributed_spmv.hpp"
 #include "solvers/spmv/generate.hpp"
 #include "solvers/spmv/matrix_io.hpp"
+#include "solvers/spmv/stats.hpp"
 #include "solvers/spmv/vectors.hpp"
 #include "tests/solvers/spmv/spmv_test_util.hpp"
 #include "tests/support/temp_dir.hpp"
@@ -188,6 +189,20 @@ TEST(SpmvDistributed, ProductEqualsTheSerialProductBitwise) {
     expect_rows(make_distributed<double>(context(), m.rows, m.part, m.cols, t.name), whole, t.name);
     expect_product<double>(m, whole, t.name);
     expect_product<float>(m, whole, t.name + " (float32)");
+  }
+}
+
+TEST(SpmvDistributed, TheGlobalHybridWidthIsTheRuleOnAllRows) {
+  auto& ctx = context();
+  auto g = tessera::test::rng(77);
+  for (int trial = 0; trial < 60; ++trial) {
+    std::vector<std::int64_t> all(static_cast<std::size_t>(g() % 40));  // the same on every rank
+    for (auto& l : all) l = g() % 5 == 0 ? static_cast<std::int64_t>(g() % 300) : static_cast<std::int64_t>(g() % 7);
+    const Range mine = block_range(static_cast<std::int64_t>(all.size()), ctx.size(), ctx.rank());
+    const std::span<const std::int64_t> part(all.data() + mine.begin, static_cast<std::size_t>(mine.count));
+    for (HybridRule rule : {HybridRule::third, HybridRule::percentile80})
+      ASSERT_EQ(global_hybrid_width(ctx, part, rule), hybrid_width(all, rule))
+          << "trial " << trial << ", " << all.size() << " rows, rule " << to_string(rule);
   }
 }
 

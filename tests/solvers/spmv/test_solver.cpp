@@ -220,6 +220,20 @@ TEST_F(SpmvSolverTest, CgConvergesOnPoissonLikeASerialCg) {
   }
 }
 
+TEST_F(SpmvSolverTest, CgInFloat32ReachesItsPrecision) {
+  const auto s = run(deck("[spmv]\nmode = \"cg\"\nprecision = \"float32\"\nvariant = \"coo-segmented\"\n[spmv.matrix]\n"
+                          "source = \"banded\"\nn = 400\nhalf_bandwidth = 4\n[spmv.cg]\nrhs = \"manufactured\"\n"
+                          "tolerance = 1e-5\n",
+                          {"run.steps=300"}));
+  EXPECT_LT(s.last_step, 300);
+  const io::File f = io::File::open(context(), root / "out" / "spmv.h5");
+  EXPECT_EQ(io::read_attribute<std::string>(f.root(), "precision"), "float32");
+  EXPECT_EQ(io::dataset_element_type(f.root(), "x"), io::ElementType::float32);
+  EXPECT_EQ(io::read_attribute<std::int32_t>(f.root(), "converged"), 1);
+  EXPECT_LE(io::read_attribute<double>(f.root(), "true_relative_residual"), 1e-4);
+  EXPECT_LE(io::read_attribute<double>(f.root(), "relative_error_to_exact"), 1e-4);
+}
+
 TEST_F(SpmvSolverTest, RestartContinuesBitForBit) {
   const std::string tables =
       "[spmv]\nmode = \"cg\"\n[spmv.matrix]\nsource = \"poisson27\"\nn = 7\n[spmv.cg]\nrhs = \"random\"\n"
@@ -261,6 +275,38 @@ TEST_F(SpmvSolverTest, NonSpdNonSquareAndBadDecksAreRefused) {
   expect_input_error([&] { run(deck("[spmv.matrix]\nn = 3\n[spmv.x]\nsource = \"file\"\nfile = \"" +
                                     (root / "none.h5").string() + "\"\n")); },
                      "none.h5");
+}
+
+TEST_F(SpmvSolverTest, VectorsComeFromHdf5Files) {
+  auto& ctx = context();
+  const std::int64_t n = 50;
+  const auto file = root / "vectors.h5";
+  const std::vector<double> xd = integer_vector(n, 41);
+  const std::vector<float> x(xd.begin(), xd.end());
+  std::vector<double> b(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) b[i] = std::sin(0.3 * static_cast<double>(i)) + 0.5;
+  {
+    io::File f = io::File::create(ctx, file);
+    const io::Group r = f.root();
+    const Range mine = block_range(n, ctx.size(), ctx.rank());
+    io::write_1d<float>(r, "vec/x", std::span(x).subspan(mine.begin, mine.count), mine.begin, n);
+    io::write_1d<double>(r, "b", std::span(b).subspan(mine.begin, mine.count), mine.begin, n);
+    io::write_1d<double>(r, "short", ctx.is_root() ? std::span(b).subspan(0, 10) : std::span<const double>(), 0, 10);
+  }
+  const std::string banded = "[spmv.matrix]\nsource = \"banded\"\nn = 50\nhalf_bandwidth = 2\n";
+  run(deck(banded + "[spmv.x]\nsource = \"file\"\nfile = \"" + file.string() + "\"\ndataset = \"/vec/x\"\n"));
+  MatrixSpec m;
+  m.source = MatrixSource::banded;
+  m.n = n;
+  m.half_bandwidth = 2;
+  const RowBlock<double> a = generate_rows(m, {0, n});
+  EXPECT_EQ(read_all<double>(root / "out" / "spmv.h5", "y"), serial_product(a, xd));
+  const std::string cg = "[spmv]\nmode = \"cg\"\n" + banded + "[spmv.cg]\nrhs = \"file\"\nfile = \"" + file.string() + "\"\n";
+  const auto s = run(deck(cg, {"run.steps=200"}));
+  EXPECT_LT(s.last_step, 200);
+  EXPECT_EQ(read_all<double>(root / "out" / "spmv.h5", "b"), b);
+  expect_input_error([&] { run(deck(cg + "dataset = \"/short\"\n")); }, "has shape [10], but b needs 50 entries");
+  expect_input_error([&] { run(deck(cg + "dataset = \"/nope\"\n")); }, "has no dataset /nope");
 }
 
 TEST_F(SpmvSolverTest, BadInputLeavesEarlierOutputsUntouched) {
