@@ -1,6 +1,6 @@
 #pragma once
 // The kernel interface: what the distributed SpMV and CG call on one rank, and what each
-// backend's engine implements (cpu/: OpenMP, the reference; a cuda engine later: device
+// backend's engine implements (cpu/: OpenMP, the reference; cuda/: device
 // pointers and a stream, the same calls).
 //
 //   auto engine = make_engine<double>(Backend::cpu, {.variant = Variant::hybrid});
@@ -119,7 +119,7 @@ class Engine {
   virtual void synchronize() = 0;
 };
 
-// The engine of `backend`. Backend::cuda throws InputError for now (no cuda engine yet);
+// The engine of `backend` (Backend::cuda: InputError in a build without CUDA);
 // Variant::cusparse on the cpu engine throws InputError (it is NVIDIA's GPU library).
 template <class T>
 std::unique_ptr<Engine<T>> make_engine(Backend backend, const EngineOptions& options);

@@ -67,8 +67,8 @@ MatrixSpec bench_matrix(MatrixSource source, std::int64_t n) {
 
 BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
   if (o.backend == "cuda")
-    throw InputError("tessera bench spmv: spmv has no cuda engine yet (its GPU kernels are a later step): use "
-                     "--backend cpu");
+    throw InputError("tessera bench spmv times the cpu engine only so far (the GPU benchmark of the cuda engine "
+                     "and cuSPARSE is the next step): use --backend cpu");
   BenchReport report;
   const int threads = comm::cpu_threads_per_rank(ctx);
   report.title = fmt::format("spmv: y = A x, float64, cpu engine, {} rank(s)", ctx.size());
