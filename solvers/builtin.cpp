@@ -13,6 +13,9 @@
 #if defined(TESSERA_SOLVER_BFS)
 #include "solvers/bfs/solver_info.hpp"
 #endif
+#if defined(TESSERA_SOLVER_SPMV)
+#include "solvers/spmv/solver_info.hpp"
+#endif
 
 namespace tessera {
 
@@ -29,6 +32,9 @@ std::vector<SolverInfo> builtin_solvers() {
 #endif
 #if defined(TESSERA_SOLVER_BFS)
   out.push_back(bfs::solver_info());
+#endif
+#if defined(TESSERA_SOLVER_SPMV)
+  out.push_back(spmv::solver_info());
 #endif
   return out;
 }

@@ -1,0 +1,124 @@
+// `tessera bench spmv`: y = A x by every variant of the cpu engine on generated matrices,
+// distributed over the ranks of the run, in GFLOP/s (2 flops per nonzero) and in effective
+// GB/s by the byte model (each variant's matrix layout read once, x read once, y written
+// once), as a fraction of the measured memory copy bandwidth of the same ranks.
+#include "solvers/spmv/bench.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+#include "comm/collectives.hpp"
+#include "comm/host_threads.hpp"
+#include "comm/transport.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "solvers/spmv/backend.hpp"
+#include "solvers/spmv/distributed_spmv.hpp"
+#include "solvers/spmv/matrix_io.hpp"
+#include "solvers/spmv/vectors.hpp"
+
+namespace tessera::spmv {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+
+// Median of `repeat` timed runs of f after one warm-up; the job's time (max over ranks).
+double time_collective(comm::Context& ctx, int repeat, const std::function<void()>& f) {
+  f();
+  std::vector<double> t;
+  for (int i = 0; i < repeat; ++i) {
+    comm::barrier(ctx);
+    HostTimer timer;
+    f();
+    t.push_back(comm::allreduce(ctx, timer.seconds(), comm::Op::max));
+  }
+  return median(t);
+}
+
+// Bytes one product moves on this rank by the byte model.
+double layout_bytes(const BlockInfo& b, double value) {
+  switch (b.variant) {
+    case Variant::coo_segmented: return static_cast<double>(b.nnz) * (value + 8.0);
+    case Variant::hybrid:
+      return static_cast<double>(b.hybrid.ell_slots) * (value + 4.0) + static_cast<double>(b.hybrid.coo_entries) * (value + 8.0);
+    default: return static_cast<double>(b.nnz) * (value + 4.0) + static_cast<double>(b.rows + 1) * 8.0;
+  }
+}
+
+MatrixSpec bench_matrix(MatrixSource source, std::int64_t n) {
+  MatrixSpec s;
+  s.source = source;
+  s.n = n;
+  s.seed = 2024;
+  s.min_row_length = 4;
+  s.exponent = 2.2;
+  s.max_row_length = 1 << 14;
+  return s;
+}
+
+}  // namespace
+
+BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
+  if (o.backend == "cuda")
+    throw InputError("tessera bench spmv times the cpu engine only so far (the GPU benchmark of the cuda engine "
+                     "and cuSPARSE is the next step): use --backend cpu");
+  BenchReport report;
+  const int threads = comm::cpu_threads_per_rank(ctx);
+  report.title = fmt::format("spmv: y = A x, float64, cpu engine, {} rank(s)", ctx.size());
+  report.device = fmt::format("host: {} rank(s) x {} OpenMP threads", ctx.size(), threads);
+  report.limit = "memcpy bandwidth of the same ranks (read + write)";
+
+  // The copy bandwidth of all ranks at once.
+  const std::size_t copy_bytes = std::size_t{o.quick ? 32u : 256u} << 20;
+  std::vector<char> src(copy_bytes, 1), dst(copy_bytes);
+  const double copy_t = time_collective(ctx, std::max(3, o.repeat / 4), [&] { std::memcpy(dst.data(), src.data(), copy_bytes); });
+  const double copy_rate = 2.0 * static_cast<double>(copy_bytes) * ctx.size() / copy_t;
+  report.rows.push_back({"memcpy (host)", fmt::format("{} MiB/rank", copy_bytes >> 20), copy_t, copy_rate / 1e9, "GB/s",
+                         1.0, "read + write"});
+
+  const comm::TransportChoice transport = comm::make_transport(ctx, Backend::cpu, "auto");
+  const std::vector<std::pair<MatrixSpec, std::string>> matrices =
+      o.quick ? std::vector<std::pair<MatrixSpec, std::string>>{{bench_matrix(MatrixSource::poisson7, 24), "poisson7 24^3"},
+                                                                {bench_matrix(MatrixSource::poisson27, 16), "poisson27 16^3"},
+                                                                {bench_matrix(MatrixSource::powerlaw, 1 << 14), "powerlaw 2^14"}}
+              : std::vector<std::pair<MatrixSpec, std::string>>{{bench_matrix(MatrixSource::poisson7, 96), "poisson7 96^3"},
+                                                                {bench_matrix(MatrixSource::poisson27, 64), "poisson27 64^3"},
+                                                                {bench_matrix(MatrixSource::powerlaw, 1 << 20), "powerlaw 2^20"}};
+  for (const auto& [spec, name] : matrices) {
+    LoadedMatrix loaded = load_matrix(ctx, spec);
+    const DistMatrix<double> a = make_distributed<double>(ctx, loaded.rows, loaded.part, loaded.cols, spec.describe());
+    loaded = {};
+    VectorSpec xs;
+    xs.source = VectorSource::random;
+    const std::vector<double> x = make_vector<double>(ctx, xs, a.my_cols, a.cols, "x");
+    std::vector<double> y(static_cast<std::size_t>(a.my_rows.count));
+    for (Variant v : {Variant::csr_scalar, Variant::csr_vector, Variant::coo_segmented, Variant::hybrid,
+                      Variant::merge_path}) {
+      EngineOptions eo;
+      eo.variant = v;
+      eo.threads = threads;
+      const auto engine = make_engine<double>(Backend::cpu, eo);
+      DistributedSpmv<double> spmv(ctx, *transport.transport, *engine, a);
+      const double t = time_collective(ctx, o.repeat, [&] { spmv.multiply(x.data(), y.data()); });
+      const double bytes = comm::allreduce(
+          ctx, layout_bytes(spmv.local_info(), 8) + layout_bytes(spmv.ghost_info(), 8) +
+                   8.0 * static_cast<double>(a.my_rows.count + a.my_cols.count + a.ghost_cols.size()),
+          comm::Op::sum);
+      const double gbs = bytes / t / 1e9;
+      std::string note = fmt::format("{:.2f} GB/s effective", gbs);
+      if (v == Variant::hybrid) note += fmt::format(", local ELL width {}", spmv.local_info().hybrid.width);
+      report.rows.push_back({std::string(to_string(v)), fmt::format("{} ({} nnz)", name, a.nnz), t,
+                             2.0 * static_cast<double>(a.nnz) / t / 1e9, "GFLOP/s", gbs * 1e9 / copy_rate, note});
+    }
+  }
+  return report;
+}
+
+}  // namespace tessera::spmv
