@@ -5,8 +5,7 @@
 // numbers are global (1-based, counted from the start of the file), so a parser can name the
 // exact line of a mistake whichever rank found it.
 //
-// (Generalised from the BFS reader, solvers/bfs/text_slice.*, which still has its own copy
-// until bfs moves to this one.)
+// Used by the Matrix Market reader (io/matrix_market.hpp) and BFS's edge lists.
 #include <cstdint>
 #include <filesystem>
 #include <string>

@@ -1,9 +1,9 @@
 #pragma once
 // Graph files, read in parallel (each rank parses the lines that start in its byte range of
-// the file, solvers/bfs/text_slice.hpp) into its share of the input edges:
-//  - Matrix Market: `%%MatrixMarket matrix coordinate pattern|integer|real
-//    general|symmetric|skew-symmetric`, 1-based (row, column[, value]) entries; a square
-//    matrix; values are checked and ignored. Every entry is one input edge (the graph is
+// the file, io/text_slice.hpp) into its share of the input edges:
+//  - Matrix Market (io/matrix_market.hpp, the reader spmv uses too): `%%MatrixMarket matrix
+//    coordinate pattern|integer|real general|symmetric|skew-symmetric`, 1-based (row,
+//    column[, value]) entries; a square matrix; values are checked and ignored. Every entry is one input edge (the graph is
 //    undirected, so a symmetric file's lower triangle already means both directions).
 //  - Edge lists (SNAP style): one `u v` pair per line, further columns ignored, `#` and `%`
 //    comment lines, blank lines; ids 0-based unless index_base says otherwise.
