@@ -22,4 +22,9 @@ std::optional<DeviceInfo> current_device_info();
 std::string cuda_runtime_version();
 std::string cuda_driver_version();
 
+// Read + write bytes per second of a device-to-device cudaMemcpy of `bytes` on the current
+// device (median of `repeat`, after a warm-up): the memory bound benchmarks compare with.
+// 0 without CUDA or a device.
+double device_copy_bandwidth(std::size_t bytes, int repeat);
+
 }  // namespace tessera

@@ -1,7 +1,9 @@
-// `tessera bench spmv`: y = A x by every variant of the cpu engine on generated matrices,
-// distributed over the ranks of the run, in GFLOP/s (2 flops per nonzero) and in effective
-// GB/s by the byte model (each variant's matrix layout read once, x read once, y written
-// once), as a fraction of the measured memory copy bandwidth of the same ranks.
+// `tessera bench spmv`: y = A x by every variant of the engine of the run's backend (the cuda
+// engine with cuSPARSE beside it, or the cpu engine) on generated matrices, distributed over
+// the ranks of the run, in GFLOP/s (2 flops per nonzero) and in effective GB/s by the byte
+// model (each variant's matrix layout read once, x read once, y written once), as a fraction
+// of the copy bandwidth measured in the same run (device-to-device memcpy on a GPU, memcpy of
+// the ranks on the host).
 #include "solvers/spmv/bench.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +16,7 @@
 #include "comm/collectives.hpp"
 #include "comm/host_threads.hpp"
 #include "comm/transport.hpp"
+#include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "solvers/spmv/backend.hpp"
@@ -66,47 +69,75 @@ MatrixSpec bench_matrix(MatrixSource source, std::int64_t n) {
 }  // namespace
 
 BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
-  if (o.backend == "cuda")
-    throw InputError("tessera bench spmv times the cpu engine only so far (the GPU benchmark of the cuda engine "
-                     "and cuSPARSE is the next step): use --backend cpu");
+  Backend backend = Backend::cpu;
+  comm::agree(ctx, [&] { backend = resolve_backend(parse_backend(o.backend, "--backend")); });
+  const bool gpu = backend == Backend::cuda;
+  const Memory memory = gpu ? Memory::device : Memory::host;
   BenchReport report;
   const int threads = comm::cpu_threads_per_rank(ctx);
-  report.title = fmt::format("spmv: y = A x, float64, cpu engine, {} rank(s)", ctx.size());
-  report.device = fmt::format("host: {} rank(s) x {} OpenMP threads", ctx.size(), threads);
-  report.limit = "memcpy bandwidth of the same ranks (read + write)";
+  report.title = fmt::format("spmv: y = A x, float64, {} engine, {} rank(s)", gpu ? "cuda" : "cpu", ctx.size());
+  report.device = gpu ? fmt::format("{} x{}", current_device_info() ? current_device_info()->name : std::string("GPU"),
+                                    ctx.size())
+                      : fmt::format("host: {} rank(s) x {} OpenMP threads", ctx.size(), threads);
+  report.limit = gpu ? "device-to-device memcpy bandwidth (read + write), per GPU, times the ranks"
+                     : "memcpy bandwidth of the same ranks (read + write)";
 
   // The copy bandwidth of all ranks at once.
-  const std::size_t copy_bytes = std::size_t{o.quick ? 32u : 256u} << 20;
-  std::vector<char> src(copy_bytes, 1), dst(copy_bytes);
-  const double copy_t = time_collective(ctx, std::max(3, o.repeat / 4), [&] { std::memcpy(dst.data(), src.data(), copy_bytes); });
-  const double copy_rate = 2.0 * static_cast<double>(copy_bytes) * ctx.size() / copy_t;
-  report.rows.push_back({"memcpy (host)", fmt::format("{} MiB/rank", copy_bytes >> 20), copy_t, copy_rate / 1e9, "GB/s",
-                         1.0, "read + write"});
+  double copy_rate = 0;
+  if (gpu) {
+    const double mine = device_copy_bandwidth(std::size_t{o.quick ? 256u : 1024u} << 20, 10);
+    copy_rate = comm::allreduce(ctx, mine, comm::Op::min) * ctx.size();
+    report.rows.push_back({"copy D2D", "1024 MiB", 0.0, copy_rate / 1e9, "GB/s", 1.0, "read + write, all ranks"});
+  } else {
+    const std::size_t copy_bytes = std::size_t{o.quick ? 32u : 256u} << 20;
+    std::vector<char> src(copy_bytes, 1), dst(copy_bytes);
+    const double copy_t =
+        time_collective(ctx, std::max(3, o.repeat / 4), [&] { std::memcpy(dst.data(), src.data(), copy_bytes); });
+    copy_rate = 2.0 * static_cast<double>(copy_bytes) * ctx.size() / copy_t;
+    report.rows.push_back({"memcpy (host)", fmt::format("{} MiB/rank", copy_bytes >> 20), copy_t, copy_rate / 1e9,
+                           "GB/s", 1.0, "read + write"});
+  }
 
-  const comm::TransportChoice transport = comm::make_transport(ctx, Backend::cpu, "auto");
-  const std::vector<std::pair<MatrixSpec, std::string>> matrices =
-      o.quick ? std::vector<std::pair<MatrixSpec, std::string>>{{bench_matrix(MatrixSource::poisson7, 24), "poisson7 24^3"},
-                                                                {bench_matrix(MatrixSource::poisson27, 16), "poisson27 16^3"},
-                                                                {bench_matrix(MatrixSource::powerlaw, 1 << 14), "powerlaw 2^14"}}
-              : std::vector<std::pair<MatrixSpec, std::string>>{{bench_matrix(MatrixSource::poisson7, 96), "poisson7 96^3"},
-                                                                {bench_matrix(MatrixSource::poisson27, 64), "poisson27 64^3"},
-                                                                {bench_matrix(MatrixSource::powerlaw, 1 << 20), "powerlaw 2^20"}};
+  const comm::TransportChoice transport = comm::make_transport(ctx, backend, "auto");
+  using Case = std::pair<MatrixSpec, std::string>;
+  // On a GPU: 7-point Poisson at 256^3 rows and a 2^22-row power-law matrix (the sizes the
+  // cuSPARSE reference numbers were taken at), split over the ranks of the run.
+  std::vector<Case> matrices;
+  if (o.quick)
+    matrices = {{bench_matrix(MatrixSource::poisson7, 24), "poisson7 24^3"},
+                {bench_matrix(MatrixSource::poisson27, 16), "poisson27 16^3"},
+                {bench_matrix(MatrixSource::powerlaw, 1 << 14), "powerlaw 2^14"}};
+  else if (gpu)
+    matrices = {{bench_matrix(MatrixSource::poisson7, 256), "poisson7 256^3"},
+                {bench_matrix(MatrixSource::poisson27, 160), "poisson27 160^3"},
+                {bench_matrix(MatrixSource::powerlaw, 1 << 22), "powerlaw 2^22"}};
+  else
+    matrices = {{bench_matrix(MatrixSource::poisson7, 96), "poisson7 96^3"},
+                {bench_matrix(MatrixSource::poisson27, 64), "poisson27 64^3"},
+                {bench_matrix(MatrixSource::powerlaw, 1 << 20), "powerlaw 2^20"}};
+  std::vector<Variant> variants{Variant::csr_scalar, Variant::csr_vector, Variant::coo_segmented, Variant::hybrid,
+                                Variant::merge_path};
+  if (gpu) variants.push_back(Variant::cusparse);
   for (const auto& [spec, name] : matrices) {
     LoadedMatrix loaded = load_matrix(ctx, spec);
     const DistMatrix<double> a = make_distributed<double>(ctx, loaded.rows, loaded.part, loaded.cols, spec.describe());
     loaded = {};
     VectorSpec xs;
     xs.source = VectorSource::random;
-    const std::vector<double> x = make_vector<double>(ctx, xs, a.my_cols, a.cols, "x");
-    std::vector<double> y(static_cast<std::size_t>(a.my_rows.count));
-    for (Variant v : {Variant::csr_scalar, Variant::csr_vector, Variant::coo_segmented, Variant::hybrid,
-                      Variant::merge_path}) {
+    Array<double> x(memory, static_cast<std::size_t>(a.my_cols.count));
+    x.upload(make_vector<double>(ctx, xs, a.my_cols, a.cols, "x"));
+    Array<double> y(memory, static_cast<std::size_t>(a.my_rows.count));
+    double cusparse_t = 0;
+    std::vector<std::pair<std::size_t, double>> ours;  // report row, time: the ratio to cuSPARSE
+    for (Variant v : variants) {
       EngineOptions eo;
       eo.variant = v;
       eo.threads = threads;
-      const auto engine = make_engine<double>(Backend::cpu, eo);
+      const auto engine = make_engine<double>(backend, eo);
       DistributedSpmv<double> spmv(ctx, *transport.transport, *engine, a);
       const double t = time_collective(ctx, o.repeat, [&] { spmv.multiply(x.data(), y.data()); });
+      if (v == Variant::cusparse) cusparse_t = t;
+      else ours.push_back({report.rows.size(), t});
       const double bytes = comm::allreduce(
           ctx, layout_bytes(spmv.local_info(), 8) + layout_bytes(spmv.ghost_info(), 8) +
                    8.0 * static_cast<double>(a.my_rows.count + a.my_cols.count + a.ghost_cols.size()),
@@ -117,6 +148,8 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
       report.rows.push_back({std::string(to_string(v)), fmt::format("{} ({} nnz)", name, a.nnz), t,
                              2.0 * static_cast<double>(a.nnz) / t / 1e9, "GFLOP/s", gbs * 1e9 / copy_rate, note});
     }
+    if (cusparse_t > 0)
+      for (const auto& [row, t] : ours) report.rows[row].note += fmt::format("; {:.2f}x cuSPARSE", cusparse_t / t);
   }
   return report;
 }

@@ -84,6 +84,18 @@ __global__ void coo_kernel(std::int64_t nnz, const local_index* row, const local
     const std::int64_t i = base + lane;
     const bool valid = i < end;
     const std::int64_t r = valid ? row[i] : -2;
+    // The previous round's last run ended with that round when this one starts another row:
+    // it closes here, like a run closed inside a round.
+    const std::int64_t r0 = __shfl_sync(0xffffffffu, r, 0);
+    if (carry_row >= 0 && r0 != carry_row) {
+      if (lane == 0) {
+        if (first_open) first = {carry_row, carry};
+        else y[carry_row] += carry;
+      }
+      first_open = false;
+      carry_row = -1;
+      carry = T(0);
+    }
     T v = valid ? val[i] * x[col[i]] : T(0);
     for (int off = 1; off < kWarp; off <<= 1) {  // inclusive scan within runs of equal rows
       const T up = __shfl_up_sync(0xffffffffu, v, off);
