@@ -18,7 +18,7 @@ deck::Schema spmv_schema() {
       .choice("variant",
               "kernel: csr-scalar (a row per thread, the seed's per-row), csr-vector (a warp per row), coo-segmented "
               "(a thread per nonzero, segmented row sums: the seed's per-element), hybrid (ELL + COO tail: the seed's), "
-              "merge-path (load balanced), cusparse (GPU only), auto (csr-scalar on the cpu engine)",
+              "merge-path (load balanced), cusparse (GPU only), auto (csr-scalar on the cpu engine, hybrid on the cuda engine)",
               variant_names())
       .default_value("auto")
       .choice("hybrid_rule",

@@ -37,8 +37,9 @@ std::vector<std::string> variant_names() {
 
 bool runs_on_host(Variant v) { return v != Variant::cusparse; }
 
-Variant resolve_variant(Variant requested) {
-  return requested == Variant::automatic ? Variant::csr_scalar : requested;
+Variant resolve_variant(Variant requested, Backend backend) {
+  if (requested != Variant::automatic) return requested;
+  return backend == Backend::cuda ? Variant::hybrid : Variant::csr_scalar;
 }
 
 std::string_view to_string(HybridRule r) { return r == HybridRule::third ? "third" : "percentile80"; }

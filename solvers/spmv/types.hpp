@@ -6,6 +6,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/backend.hpp"
+
 namespace tessera::spmv {
 
 // Column indices inside one rank's blocks (local columns, or positions in the ghost list):
@@ -20,8 +22,10 @@ Variant parse_variant(std::string_view text);  // std::invalid_argument for an u
 std::vector<std::string> variant_names();
 // Variants the cpu engine runs (all but cusparse, which is NVIDIA's library).
 bool runs_on_host(Variant v);
-// auto -> csr-scalar on the cpu engine (the others reproduce GPU algorithms there).
-Variant resolve_variant(Variant requested);
+// auto -> csr-scalar on the cpu engine (the others reproduce GPU algorithms there); on the
+// cuda engine hybrid, the fastest of tessera's kernels on every matrix of `tessera bench
+// spmv` on an H100 (docs/performance.md: 1.35x cuSPARSE on the 7-point Poisson).
+Variant resolve_variant(Variant requested, Backend backend);
 
 // Where the hybrid format cuts a block into its ELL part and its COO tail:
 //  third:        the seed's rule: the widest ELL width w such that at least 1/3 of the rows
