@@ -115,9 +115,12 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
     matrices = {{bench_matrix(MatrixSource::poisson7, 96), "poisson7 96^3"},
                 {bench_matrix(MatrixSource::poisson27, 64), "poisson27 64^3"},
                 {bench_matrix(MatrixSource::powerlaw, 1 << 20), "powerlaw 2^20"}};
-  std::vector<Variant> variants{Variant::csr_scalar, Variant::csr_vector, Variant::coo_segmented, Variant::hybrid,
-                                Variant::merge_path};
-  if (gpu) variants.push_back(Variant::cusparse);
+  // The hybrid twice: the seed's 1/3 rule and the 80th-percentile rule (types.hpp).
+  std::vector<std::pair<Variant, HybridRule>> variants{
+      {Variant::csr_scalar, HybridRule::third}, {Variant::csr_vector, HybridRule::third},
+      {Variant::coo_segmented, HybridRule::third}, {Variant::hybrid, HybridRule::third},
+      {Variant::hybrid, HybridRule::percentile80}, {Variant::merge_path, HybridRule::third}};
+  if (gpu) variants.push_back({Variant::cusparse, HybridRule::third});
   for (const auto& [spec, name] : matrices) {
     LoadedMatrix loaded = load_matrix(ctx, spec);
     const DistMatrix<double> a = make_distributed<double>(ctx, loaded.rows, loaded.part, loaded.cols, spec.describe());
@@ -129,9 +132,10 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
     Array<double> y(memory, static_cast<std::size_t>(a.my_rows.count));
     double cusparse_t = 0;
     std::vector<std::pair<std::size_t, double>> ours;  // report row, time: the ratio to cuSPARSE
-    for (Variant v : variants) {
+    for (const auto& [v, rule] : variants) {
       EngineOptions eo;
       eo.variant = v;
+      eo.hybrid_rule = rule;
       eo.threads = threads;
       const auto engine = make_engine<double>(backend, eo);
       DistributedSpmv<double> spmv(ctx, *transport.transport, *engine, a);
@@ -145,7 +149,9 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
       const double gbs = bytes / t / 1e9;
       std::string note = fmt::format("{:.2f} GB/s effective", gbs);
       if (v == Variant::hybrid) note += fmt::format(", local ELL width {}", spmv.local_info().hybrid.width);
-      report.rows.push_back({std::string(to_string(v)), fmt::format("{} ({} nnz)", name, a.nnz), t,
+      const std::string label =
+          v == Variant::hybrid ? fmt::format("hybrid ({})", to_string(rule)) : std::string(to_string(v));
+      report.rows.push_back({label, fmt::format("{} ({} nnz)", name, a.nnz), t,
                              2.0 * static_cast<double>(a.nnz) / t / 1e9, "GFLOP/s", gbs * 1e9 / copy_rate, note});
     }
     if (cusparse_t > 0)
