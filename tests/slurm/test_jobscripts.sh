@@ -60,6 +60,7 @@ print('ok: $solver-cpu.sbatch ->', f.split('/')[-1], '$dataset', d.shape)" || fa
 run_cpu_script fdtd probes.h5 /probes --set run.steps=40
 run_cpu_script scan scan.h5 /scan --set run.steps=1 --set scan.input.length=100003 --set output.at_end=true
 run_cpu_script bfs bfs.h5 /searches --set bfs.graph.scale=10
+run_cpu_script spmv spmv.h5 /x --set spmv.matrix.n=12
 
 # 2. A bad deck fails the job with tessera's exit code 2 and its message.
 id=$(submit_wait 120 --export=ALL,RUN_DIR="$work/bad" --output="$work/bad-%j.out" "$script" "$decks/bad.toml") ||
