@@ -20,6 +20,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "solvers/spmv/backend.hpp"
+#include "solvers/spmv/cg.hpp"
 #include "solvers/spmv/distributed_spmv.hpp"
 #include "solvers/spmv/matrix_io.hpp"
 #include "solvers/spmv/vectors.hpp"
@@ -64,6 +65,35 @@ MatrixSpec bench_matrix(MatrixSource source, std::int64_t n) {
   s.exponent = 2.2;
   s.max_row_length = 1 << 14;
   return s;
+}
+
+
+// One unpreconditioned CG iteration with the engine's `auto` kernel, against its byte model:
+// the SpMV's bytes plus 11 vector passes (p.q reads 2; x += alpha p, r -= alpha q with r.r
+// read 4 and write 2; p = r + beta p reads 2 and writes 1).
+void bench_cg(comm::Context& ctx, const BenchOptions& o, Backend backend, comm::Transport& transport,
+              const DistMatrix<double>& a, const std::string& name, double copy_rate, BenchReport& report) {
+  EngineOptions eo;
+  eo.variant = resolve_variant(Variant::automatic, backend);
+  eo.threads = comm::cpu_threads_per_rank(ctx);
+  const auto engine = make_engine<double>(backend, eo);
+  DistributedSpmv<double> spmv(ctx, transport, *engine, a);
+  Cg<double> cg(ctx, spmv, CgOptions{0.0, false, 0}, {}, name);
+  const std::vector<double> b(static_cast<std::size_t>(a.my_rows.count), 1.0);
+  const int iterations = o.quick ? 5 : 50;
+  cg.start(b);  // once (it uploads b): the timed calls go on iterating from where they stand
+  const double t =
+      time_collective(ctx, std::max(3, o.repeat / 4), [&] { for (int k = 0; k < iterations; ++k) cg.iterate(); }) /
+      iterations;
+  const double bytes = comm::allreduce(
+      ctx, layout_bytes(spmv.local_info(), 8) + layout_bytes(spmv.ghost_info(), 8) +
+               8.0 * static_cast<double>(a.my_rows.count + a.my_cols.count + a.ghost_cols.size()) +
+               11.0 * 8.0 * static_cast<double>(a.my_rows.count),
+      comm::Op::sum);
+  report.rows.push_back({fmt::format("cg iteration ({})", to_string(eo.variant)), name, t, 1.0 / t, "iterations/s",
+                         bytes / t / copy_rate,
+                         fmt::format("{:.2f} GB/s effective by the byte model; the limit would be {:.4f} ms",
+                                     bytes / t / 1e9, bytes / copy_rate * 1e3)});
 }
 
 }  // namespace
@@ -156,6 +186,8 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
     }
     if (cusparse_t > 0)
       for (const auto& [row, t] : ours) report.rows[row].note += fmt::format("; {:.2f}x cuSPARSE", cusparse_t / t);
+    if (spec.source == MatrixSource::poisson7 || spec.source == MatrixSource::poisson27)
+      bench_cg(ctx, o, backend, *transport.transport, a, name, copy_rate, report);
   }
   return report;
 }
