@@ -15,6 +15,7 @@
 #include "core/log.hpp"
 #include "core/timer.hpp"
 #include "io/checksum.hpp"
+#include "solvers/bench_timing.hpp"
 #include "solvers/fdtd/cuda/seed_variants.hpp"
 #include "solvers/fdtd/stepper.hpp"
 
@@ -47,11 +48,6 @@ Model bench_model(std::int64_t n, bool cpml, bool materials) {
 std::unique_ptr<Stepper> single_rank_stepper(const Model& m, Backend backend) {
   const LocalDomain d = whole_domain(m.cells, {false, false, false});
   return std::make_unique<Stepper>(m, d, make_engine(backend, d, h_coefficients(m)), make_local_ghosts(d));
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 // Seconds per call of `body` on this rank alone (median of trials of `repeat` calls).

@@ -20,6 +20,7 @@
 #include "core/partition.hpp"
 #include "core/timer.hpp"
 #include "comm/host_threads.hpp"
+#include "solvers/bench_timing.hpp"
 #include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/backend.hpp"
 #include "solvers/nbody/forces.hpp"
@@ -44,11 +45,6 @@ std::string size_text(std::int64_t n) {
   if (n >= (1 << 20) && n % (1 << 20) == 0) return fmt::format("{}M", n >> 20);
   if (n >= (1 << 10) && n % (1 << 10) == 0) return fmt::format("{}K", n >> 10);
   return fmt::format("{}", n);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
 // Random bodies in the unit cube (the kernels' speed does not depend on where bodies are),

@@ -17,6 +17,7 @@
 #include "core/log.hpp"
 #include "core/partition.hpp"
 #include "core/timer.hpp"
+#include "solvers/bench_timing.hpp"
 #include "solvers/scan/distributed.hpp"
 #include "solvers/scan/generate.hpp"
 #include "solvers/scan/backend.hpp"
@@ -33,25 +34,6 @@ std::string size_text(std::int64_t n) {
   for (int k = 0; k < 63; ++k)
     if (n == (std::int64_t{1} << k)) return fmt::format("2^{}", k);
   return std::to_string(n);
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-// Median of `repeat` timed runs of f after one warm-up; the job's time (max over ranks),
-// each repetition between barriers.
-double time_collective(comm::Context& ctx, int repeat, const std::function<void()>& f) {
-  f();
-  std::vector<double> t;
-  for (int i = 0; i < repeat; ++i) {
-    comm::barrier(ctx);
-    HostTimer timer;
-    f();
-    t.push_back(comm::allreduce(ctx, timer.seconds(), comm::Op::max));
-  }
-  return median(t);
 }
 
 Generator bench_generator(bool floating) {

@@ -19,6 +19,7 @@
 #include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "solvers/bench_timing.hpp"
 #include "solvers/spmv/backend.hpp"
 #include "solvers/spmv/cg.hpp"
 #include "solvers/spmv/distributed_spmv.hpp"
@@ -27,24 +28,6 @@
 
 namespace tessera::spmv {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-// Median of `repeat` timed runs of f after one warm-up; the job's time (max over ranks).
-double time_collective(comm::Context& ctx, int repeat, const std::function<void()>& f) {
-  f();
-  std::vector<double> t;
-  for (int i = 0; i < repeat; ++i) {
-    comm::barrier(ctx);
-    HostTimer timer;
-    f();
-    t.push_back(comm::allreduce(ctx, timer.seconds(), comm::Op::max));
-  }
-  return median(t);
-}
 
 // Bytes one product moves on this rank by the byte model.
 double layout_bytes(const BlockInfo& b, double value) {
