@@ -3,10 +3,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <vector>
 
 #include "core/backend.hpp"
+#include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
+#include "core/stream.hpp"
 
 namespace tessera {
 
@@ -38,28 +41,26 @@ std::optional<DeviceInfo> current_device_info() {
 double device_copy_bandwidth(std::size_t bytes, int repeat) {
 #if defined(TESSERA_HAVE_CUDA)
   if (visible_device_count() == 0 || bytes == 0) return 0.0;
-  void *a = nullptr, *b = nullptr;
-  TESSERA_CUDA_CHECK(cudaMalloc(&a, bytes));
-  TESSERA_CUDA_CHECK(cudaMalloc(&b, bytes));
+  DeviceBuffer<std::byte> a(bytes), b(bytes);
+  Stream stream;
+  TESSERA_CUDA_CHECK(cudaMemsetAsync(a.data(), 1, bytes, stream));
   cudaEvent_t start = nullptr, stop = nullptr;
   TESSERA_CUDA_CHECK(cudaEventCreate(&start));
   TESSERA_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<float> ms;
-  for (int i = 0; i <= std::max(repeat, 1); ++i) {
-    TESSERA_CUDA_CHECK(cudaEventRecord(start));
-    TESSERA_CUDA_CHECK(cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice));
-    TESSERA_CUDA_CHECK(cudaEventRecord(stop));
+  std::vector<double> seconds;
+  for (int r = 0; r <= std::max(repeat, 1); ++r) {
+    TESSERA_CUDA_CHECK(cudaEventRecord(start, stream));
+    TESSERA_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, stream));
+    TESSERA_CUDA_CHECK(cudaEventRecord(stop, stream));
     TESSERA_CUDA_CHECK(cudaEventSynchronize(stop));
-    float t = 0;
-    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
-    if (i > 0) ms.push_back(t);  // the first is the warm-up
+    float ms = 0;
+    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+    if (r > 0) seconds.push_back(ms * 1e-3);  // the first is a warm-up
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
-  cudaFree(a);
-  cudaFree(b);
-  std::sort(ms.begin(), ms.end());
-  return 2.0 * static_cast<double>(bytes) / (static_cast<double>(ms[ms.size() / 2]) * 1e-3);
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  std::sort(seconds.begin(), seconds.end());
+  return 2.0 * static_cast<double>(bytes) / seconds[seconds.size() / 2];
 #else
   (void)bytes;
   (void)repeat;

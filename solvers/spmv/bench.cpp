@@ -98,9 +98,11 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
   // The copy bandwidth of all ranks at once.
   double copy_rate = 0;
   if (gpu) {
-    const double mine = device_copy_bandwidth(std::size_t{o.quick ? 256u : 1024u} << 20, 10);
+    const std::size_t copy_mib = o.quick ? 256 : 1024;
+    const double mine = device_copy_bandwidth(copy_mib << 20, 10);
     copy_rate = comm::allreduce(ctx, mine, comm::Op::min) * ctx.size();
-    report.rows.push_back({"copy D2D", "1024 MiB", 0.0, copy_rate / 1e9, "GB/s", 1.0, "read + write, all ranks"});
+    report.rows.push_back({"copy D2D", fmt::format("{} MiB", copy_mib), 2.0 * double(copy_mib << 20) / mine,
+                           copy_rate / 1e9, "GB/s", 1.0, "read + write, all ranks"});
   } else {
     const std::size_t copy_bytes = std::size_t{o.quick ? 32u : 256u} << 20;
     std::vector<char> src(copy_bytes, 1), dst(copy_bytes);

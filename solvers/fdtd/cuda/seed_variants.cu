@@ -135,27 +135,4 @@ void run_seed_variant(Engine& engine, int v) {
   launch<true>(v, view, cuda->compute_stream());
 }
 
-double device_copy_bandwidth(std::size_t bytes, int repeat) {
-  DeviceBuffer<std::byte> a(bytes), b(bytes);
-  Stream stream;
-  TESSERA_CUDA_CHECK(cudaMemsetAsync(a.data(), 1, bytes, stream));
-  cudaEvent_t start, stop;
-  TESSERA_CUDA_CHECK(cudaEventCreate(&start));
-  TESSERA_CUDA_CHECK(cudaEventCreate(&stop));
-  std::vector<double> times;
-  for (int r = 0; r < repeat + 1; ++r) {
-    TESSERA_CUDA_CHECK(cudaEventRecord(start, stream));
-    TESSERA_CUDA_CHECK(cudaMemcpyAsync(b.data(), a.data(), bytes, cudaMemcpyDeviceToDevice, stream));
-    TESSERA_CUDA_CHECK(cudaEventRecord(stop, stream));
-    TESSERA_CUDA_CHECK(cudaEventSynchronize(stop));
-    float ms = 0;
-    TESSERA_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
-    if (r > 0) times.push_back(ms * 1e-3);  // the first is a warm-up
-  }
-  (void)cudaEventDestroy(start);
-  (void)cudaEventDestroy(stop);
-  std::sort(times.begin(), times.end());
-  return 2.0 * double(bytes) / times[times.size() / 2];
-}
-
 }  // namespace tessera::fdtd

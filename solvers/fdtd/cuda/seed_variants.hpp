@@ -26,8 +26,4 @@ std::vector<SeedVariant> seed_variants(const Index3& n);
 // compute stream). Throws std::logic_error for a cpu engine or in a build without CUDA.
 void run_seed_variant(Engine& engine, int v);
 
-// Device-to-device copy bandwidth (bytes read + written per second) of cudaMemcpy over a
-// buffer of `bytes`, median of `repeat`; 0 without CUDA.
-double device_copy_bandwidth(std::size_t bytes, int repeat);
-
 }  // namespace tessera::fdtd

@@ -7,6 +7,5 @@ namespace tessera::fdtd {
 
 std::vector<SeedVariant> seed_variants(const Index3&) { return {}; }
 void run_seed_variant(Engine&, int) { throw std::logic_error("the seed variants need CUDA"); }
-double device_copy_bandwidth(std::size_t, int) { return 0.0; }
 
 }  // namespace tessera::fdtd
