@@ -21,7 +21,7 @@ std::unique_ptr<Engine<T>> make_engine(Backend backend, const EngineOptions& opt
   }
   if (!runs_on_host(options.variant))
     throw InputError(fmt::format("spmv variant \"{}\" runs on a GPU (NVIDIA's cuSPARSE); the cpu engine runs "
-                                 "csr-scalar, csr-vector, coo-segmented, hybrid and merge-path",
+                                 "csr-scalar, csr-vector, coo-segmented, hybrid, merge-path and csr-binned",
                                  to_string(options.variant)));
   return make_cpu_engine<T>(options);
 }

@@ -66,9 +66,19 @@ class Array {
 
 // What an engine built for one block, for statistics and logs.
 struct BlockInfo {
+  template <class T>
+  void describe_binned(const std::vector<BinnedBand<T>>& bands) {
+    binned_bands = static_cast<int>(bands.size());
+    binned_lanes = bands.empty() ? 0 : bands.front().layout.lanes;
+    binned_long_rows = 0;
+    for (const auto& b : bands) binned_long_rows += static_cast<std::int64_t>(b.layout.long_rows.size());
+  }
   std::int64_t rows = 0, cols = 0, nnz = 0;
   Variant variant = Variant::csr_scalar;
   HybridSplit hybrid;  // the hybrid variant's split (width 0, all in the tail, for the others)
+  int binned_lanes = 0;               // csr-binned: lanes per short row (of the first band)
+  std::int64_t binned_long_rows = 0;  // csr-binned: rows cut into chunks (all bands)
+  int binned_bands = 0;               // csr-binned: column bands
 };
 
 // A block in an engine's memory, in its variant's layout. Only the engine that prepared it
@@ -86,6 +96,8 @@ struct EngineOptions {
   Variant variant = Variant::csr_scalar;  // resolved (not automatic)
   HybridRule hybrid_rule = HybridRule::third;
   int threads = 0;  // host threads (0: OpenMP's default)
+  int binned_lanes = 0;  // csr-binned's lanes per short row (0: binned_lanes' rule in formats.hpp)
+  int binned_bands = 0;  // csr-binned's column bands (0: column_bands' rule in formats.hpp)
 };
 
 template <class T>

@@ -24,6 +24,7 @@
 #include "solvers/spmv/cg.hpp"
 #include "solvers/spmv/distributed_spmv.hpp"
 #include "solvers/spmv/matrix_io.hpp"
+#include "solvers/spmv/stats.hpp"
 #include "solvers/spmv/vectors.hpp"
 
 namespace tessera::spmv {
@@ -47,6 +48,7 @@ MatrixSpec bench_matrix(MatrixSource source, std::int64_t n) {
   s.min_row_length = 4;
   s.exponent = 2.2;
   s.max_row_length = 1 << 14;
+  s.half_bandwidth = 7;  // 15 nonzeros per row
   return s;
 }
 
@@ -57,7 +59,7 @@ MatrixSpec bench_matrix(MatrixSource source, std::int64_t n) {
 void bench_cg(comm::Context& ctx, const BenchOptions& o, Backend backend, comm::Transport& transport,
               const DistMatrix<double>& a, const std::string& name, double copy_rate, BenchReport& report) {
   EngineOptions eo;
-  eo.variant = resolve_variant(Variant::automatic, backend);
+  eo.variant = choose_variant(Variant::automatic, backend, matrix_stats(ctx, a, HybridRule::third));
   eo.threads = comm::cpu_threads_per_rank(ctx);
   const auto engine = make_engine<double>(backend, eo);
   DistributedSpmv<double> spmv(ctx, transport, *engine, a);
@@ -121,21 +123,35 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
   if (o.quick)
     matrices = {{bench_matrix(MatrixSource::poisson7, 24), "poisson7 24^3"},
                 {bench_matrix(MatrixSource::poisson27, 16), "poisson27 16^3"},
-                {bench_matrix(MatrixSource::powerlaw, 1 << 14), "powerlaw 2^14"}};
+                {bench_matrix(MatrixSource::powerlaw, 1 << 14), "powerlaw 2^14"},
+                {bench_matrix(MatrixSource::banded, 1 << 14), "banded 2^14"}};
   else if (gpu)
     matrices = {{bench_matrix(MatrixSource::poisson7, 256), "poisson7 256^3"},
                 {bench_matrix(MatrixSource::poisson27, 160), "poisson27 160^3"},
-                {bench_matrix(MatrixSource::powerlaw, 1 << 22), "powerlaw 2^22"}};
+                {bench_matrix(MatrixSource::powerlaw, 1 << 22), "powerlaw 2^22"},
+                {bench_matrix(MatrixSource::banded, 1 << 23), "banded 2^23"}};
   else
     matrices = {{bench_matrix(MatrixSource::poisson7, 96), "poisson7 96^3"},
                 {bench_matrix(MatrixSource::poisson27, 64), "poisson27 64^3"},
-                {bench_matrix(MatrixSource::powerlaw, 1 << 20), "powerlaw 2^20"}};
-  // The hybrid twice: the seed's 1/3 rule and the 80th-percentile rule (types.hpp).
-  std::vector<std::pair<Variant, HybridRule>> variants{
-      {Variant::csr_scalar, HybridRule::third}, {Variant::csr_vector, HybridRule::third},
-      {Variant::coo_segmented, HybridRule::third}, {Variant::hybrid, HybridRule::third},
-      {Variant::hybrid, HybridRule::percentile80}, {Variant::merge_path, HybridRule::third}};
-  if (gpu) variants.push_back({Variant::cusparse, HybridRule::third});
+                {bench_matrix(MatrixSource::powerlaw, 1 << 20), "powerlaw 2^20"},
+                {bench_matrix(MatrixSource::banded, 1 << 20), "banded 2^20"}};
+  // The hybrid twice: the seed's 1/3 rule and the 80th-percentile rule (types.hpp); csr-binned
+  // with its lane rule and, on a GPU, at every sub-warp width (the measurements behind the rule).
+  struct Run {
+    Variant v;
+    HybridRule rule = HybridRule::third;
+    int lanes = 0;
+    int bands = 0;
+  };
+  std::vector<Run> variants{{Variant::csr_scalar},  {Variant::csr_vector},
+                            {Variant::coo_segmented}, {Variant::hybrid},
+                            {Variant::hybrid, HybridRule::percentile80}, {Variant::merge_path},
+                            {Variant::csr_binned}};
+  if (gpu) {
+    for (int lanes : {2, 4, 8, 16}) variants.push_back({Variant::csr_binned, HybridRule::third, lanes});
+    for (int bands : {1, 3, 4}) variants.push_back({Variant::csr_binned, HybridRule::third, 0, bands});
+    variants.push_back({Variant::cusparse});
+  }
   for (const auto& [spec, name] : matrices) {
     LoadedMatrix loaded = load_matrix(ctx, spec);
     const DistMatrix<double> a = make_distributed<double>(ctx, loaded.rows, loaded.part, loaded.cols, spec.describe());
@@ -147,25 +163,35 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
     Array<double> y(memory, static_cast<std::size_t>(a.my_rows.count));
     double cusparse_t = 0;
     std::vector<std::pair<std::size_t, double>> ours;  // report row, time: the ratio to cuSPARSE
-    for (const auto& [v, rule] : variants) {
+    for (const Run& run : variants) {
       EngineOptions eo;
-      eo.variant = v;
-      eo.hybrid_rule = rule;
+      eo.variant = run.v;
+      eo.hybrid_rule = run.rule;
+      eo.binned_lanes = run.lanes;
+      eo.binned_bands = run.bands;
       eo.threads = threads;
       const auto engine = make_engine<double>(backend, eo);
       DistributedSpmv<double> spmv(ctx, *transport.transport, *engine, a);
       const double t = time_collective(ctx, o.repeat, [&] { spmv.multiply(x.data(), y.data()); });
-      if (v == Variant::cusparse) cusparse_t = t;
+      if (run.v == Variant::cusparse) cusparse_t = t;
       else ours.push_back({report.rows.size(), t});
       const double bytes = comm::allreduce(
           ctx, layout_bytes(spmv.local_info(), 8) + layout_bytes(spmv.ghost_info(), 8) +
                    8.0 * static_cast<double>(a.my_rows.count + a.my_cols.count + a.ghost_cols.size()),
           comm::Op::sum);
       const double gbs = bytes / t / 1e9;
+      const BlockInfo& local = spmv.local_info();
       std::string note = fmt::format("{:.2f} GB/s effective", gbs);
-      if (v == Variant::hybrid) note += fmt::format(", local ELL width {}", spmv.local_info().hybrid.width);
-      const std::string label =
-          v == Variant::hybrid ? fmt::format("hybrid ({})", to_string(rule)) : std::string(to_string(v));
+      if (run.v == Variant::hybrid) note += fmt::format(", local ELL width {}", local.hybrid.width);
+      if (run.v == Variant::csr_binned)
+        note += fmt::format(", local lanes {}, {} long rows, {} column band(s)", local.binned_lanes,
+                            local.binned_long_rows, local.binned_bands);
+      std::string label(to_string(run.v));
+      if (run.v == Variant::hybrid) label = fmt::format("hybrid ({})", to_string(run.rule));
+      if (run.v == Variant::csr_binned)
+        label = run.lanes   ? fmt::format("csr-binned ({} lanes)", run.lanes)
+                : run.bands ? fmt::format("csr-binned ({} bands)", run.bands)
+                            : std::string("csr-binned (rules)");
       report.rows.push_back({label, fmt::format("{} ({} nnz)", name, a.nnz), t,
                              2.0 * static_cast<double>(a.nnz) / t / 1e9, "GFLOP/s", gbs * 1e9 / copy_rate, note});
     }

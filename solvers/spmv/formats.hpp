@@ -7,6 +7,7 @@
 //   hybrid                   an ELL part (the first `width` entries of every row, column-major,
 //                            padded with column -1) and a COO tail (the rest, by row)
 //   merge-path               the CSR block; work split by merge_path_search
+//   csr-binned               the CSR block, plus the list of its long rows cut into chunks
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -71,6 +72,56 @@ TESSERA_HD MergeCoordinate merge_path_search(std::int64_t diagonal, const std::i
   }
   return {lo, diagonal - lo};
 }
+
+// csr-binned: rows of up to `long_row` nonzeros are each summed by a sub-warp of `lanes` lanes
+// (lane l takes the row's entries l, l + lanes, ...; the lanes meet in a tree); longer rows
+// are cut into chunks of kBinnedChunk nonzeros, a warp each (32 lanes, then a tree), and a
+// long row's chunk sums are added in chunk order. No row waits on another row's length.
+inline constexpr std::int64_t kBinnedChunk = 256;
+inline constexpr int kBinnedRounds = 8;  // rows longer than kBinnedRounds * lanes are long
+struct BinnedFormat {
+  int lanes = 0;
+  std::int64_t long_row = 0;             // rows with more nonzeros are split into chunks
+  std::vector<local_index> long_rows;    // the long rows, increasing
+  std::vector<std::int64_t> chunk_ptr;   // long row k's chunks: [chunk_ptr[k], chunk_ptr[k + 1])
+  std::vector<local_index> chunk_owner;  // chunk c belongs to long row chunk_owner[c]
+  std::int64_t chunks() const { return chunk_ptr.empty() ? 0 : chunk_ptr.back(); }
+};
+// The sub-warp width for rows of these lengths: the smallest power of two from 2 to 32 at or
+// above a fifth of their mean length. Fitted to `tessera bench spmv` on an H100
+// (docs/performance.md): the fastest widths were 2 lanes at mean lengths 7 and 10 (a power-law
+// band), 4 at 15, 8 at 27; wider sub-warps idle lanes, narrower ones loop longer.
+int binned_lanes(std::span<const std::int64_t> lengths);
+// The binned layout of rows with these lengths (`lanes` 0: binned_lanes).
+BinnedFormat make_binned(std::span<const std::int64_t> lengths, int lanes);
+
+// csr-binned's column bands. When rows reach across all of x (random columns), every part of
+// x is gathered at once, and once x outgrows what L2 keeps of it, most gathers miss: on an
+// H100 (50 MB of L2 in two halves) a 32 MB x missed about 60% of the time, so x cost more DRAM
+// traffic than the matrix. Cutting the columns into bands of kBandBytes of x and multiplying
+// band after band (y = A_0 x_0, y += A_1 x_1, ...) keeps each band's x in L2, for one more pass
+// over y and the row pointers per band. Stencil and banded matrices gather from a narrow
+// window of x already and stay in one band.
+inline constexpr std::int64_t kBandBytes = std::int64_t{16} << 20;
+// Bands for a block with these values: 1 unless x is larger than a band and at least half the
+// nonzeros lie in rows whose columns span more than a band.
+template <class T>
+int column_bands(const CsrBlock<T>& a);
+// The block's columns cut into `bands` equal bands: band k holds columns [begin[k],
+// begin[k + 1]) renumbered from 0, every row in every band (empty where it has no entry there).
+template <class T>
+std::vector<CsrBlock<T>> split_column_bands(const CsrBlock<T>& a, int bands, std::vector<std::int64_t>& begin);
+
+// csr-binned's whole layout: a band's first column (x offset), its rows, their binned layout.
+template <class T>
+struct BinnedBand {
+  std::int64_t first_col = 0;
+  CsrBlock<T> csr;
+  BinnedFormat layout;
+};
+// `bands` 0: column_bands' rule; `lanes` 0: binned_lanes' rule on each band's row lengths.
+template <class T>
+std::vector<BinnedBand<T>> make_binned_bands(const CsrBlock<T>& a, int lanes, int bands);
 
 // The fused CG vector updates, element by element (both engines evaluate these).
 // x += alpha p; r -= alpha q; returns the new r.

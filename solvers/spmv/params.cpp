@@ -47,9 +47,9 @@ Params params_from_deck(const deck::Config& deck, Backend backend) {
   const Variant requested = parse_variant(deck.get_string("spmv.variant"));
   if (backend != Backend::cuda && !runs_on_host(requested))
     throw InputError(fmt::format("{}: spmv.variant = \"{}\" runs on a GPU (NVIDIA's cuSPARSE), but this run's backend "
-                                 "is cpu (choose csr-scalar, csr-vector, coo-segmented, hybrid, merge-path or auto)",
+                                 "is cpu (choose csr-scalar, csr-vector, coo-segmented, hybrid, merge-path, csr-binned or auto)",
                                  deck.where("spmv.variant"), to_string(requested)));
-  p.variant = resolve_variant(requested, backend);
+  p.variant = requested;  // auto is chosen from the matrix (choose_variant)
   p.hybrid_rule = parse_hybrid_rule(deck.get_string("spmv.hybrid_rule"));
   p.verify = deck.get_bool("spmv.verify");
   p.write_matrix = deck.get_bool("spmv.write_matrix");

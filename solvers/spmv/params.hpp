@@ -22,7 +22,7 @@ std::string_view to_string(Rhs r);
 struct Params {
   Mode mode = Mode::multiply;
   Precision precision = Precision::float64;
-  Variant variant = Variant::csr_scalar;  // resolved: never automatic
+  Variant variant = Variant::automatic;  // as the deck says; auto is resolved by choose_variant
   HybridRule hybrid_rule = HybridRule::third;
   bool verify = true;
   bool write_matrix = false;

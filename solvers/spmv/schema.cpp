@@ -18,7 +18,9 @@ deck::Schema spmv_schema() {
       .choice("variant",
               "kernel: csr-scalar (a row per thread, the seed's per-row), csr-vector (a warp per row), coo-segmented "
               "(a thread per nonzero, segmented row sums: the seed's per-element), hybrid (ELL + COO tail: the seed's), "
-              "merge-path (load balanced), cusparse (GPU only), auto (csr-scalar on the cpu engine, hybrid on the cuda engine)",
+              "merge-path (load balanced), csr-binned (sub-warps for short rows, long rows split, L2-sized column bands), "
+              "cusparse (GPU only), auto (csr-scalar on the cpu engine; on the cuda engine hybrid for nearly-ELL matrices, "
+              "csr-binned otherwise)",
               variant_names())
       .default_value("auto")
       .choice("hybrid_rule",

@@ -45,12 +45,8 @@ class SpmvSolver final : public Solver {
   SpmvSolver(RunContext& run, Params params)
       : ctx_(run.ctx), backend_(run.backend), out_dir_(run.output_dir), deck_text_(run.deck.to_toml()),
         p_(std::move(params)) {
-    EngineOptions o;
-    o.variant = p_.variant;
-    o.hybrid_rule = p_.hybrid_rule;
-    o.threads = comm::cpu_threads_per_rank(ctx_);
-    comm::agree(ctx_, [&] { engine_ = make_engine<T>(backend_, o); });
-
+    if (p_.variant != Variant::automatic)  // a named variant the backend lacks stops before the matrix is read
+      comm::agree(ctx_, [&] { engine_ = make_engine<T>(backend_, engine_options()); });
     const SizeCheck check = [&](std::int64_t rows, std::int64_t, std::int64_t nnz, const std::string& where) {
       const double r = static_cast<double>(rows), n = static_cast<double>(nnz);
       comm::require_memory(ctx_, false, [=](double ranks) { return matrix_memory(r, n, sizeof(T), ranks); }, where);
@@ -66,6 +62,10 @@ class SpmvSolver final : public Solver {
     a_ = make_distributed<T>(ctx_, loaded.rows, loaded.part, loaded.cols, loaded.description);
     loaded = {};
     stats_ = matrix_stats(ctx_, a_, p_.hybrid_rule);
+    if (p_.variant == Variant::automatic) {
+      p_.variant = choose_variant(p_.variant, backend_, stats_);  // the same on every rank
+      comm::agree(ctx_, [&] { engine_ = make_engine<T>(backend_, engine_options()); });
+    }
     spmv_ = std::make_unique<DistributedSpmv<T>>(ctx_, run.transport, *engine_, a_);
     const Memory mem = engine_->memory();
     if (p_.mode == Mode::multiply) {
@@ -78,6 +78,14 @@ class SpmvSolver final : public Solver {
       cg_ = std::make_unique<Cg<T>>(ctx_, *spmv_, p_.cg, diagonal(a_), a_.description);
       make_rhs();
     }
+  }
+
+  EngineOptions engine_options() const {
+    EngineOptions o;
+    o.variant = p_.variant;
+    o.hybrid_rule = p_.hybrid_rule;
+    o.threads = comm::cpu_threads_per_rank(ctx_);
+    return o;
   }
 
   void initialize() override {

@@ -9,6 +9,15 @@
 
 namespace tessera::spmv {
 
+Variant choose_variant(Variant requested, Backend backend, const MatrixStats& s) {
+  if (requested != Variant::automatic) return requested;
+  if (backend != Backend::cuda) return Variant::csr_scalar;
+  const double nnz = static_cast<double>(s.nnz);
+  const double padding = static_cast<double>(s.hybrid.ell_slots - s.hybrid.ell_entries);
+  const bool nearly_ell = static_cast<double>(s.hybrid.coo_entries) <= 0.1 * nnz && padding <= 0.5 * nnz;
+  return nearly_ell ? Variant::hybrid : Variant::csr_binned;
+}
+
 std::int64_t global_hybrid_width(comm::Context& ctx, std::span<const std::int64_t> lengths, HybridRule rule) {
   const std::int64_t rows = comm::allreduce(ctx, static_cast<std::int64_t>(lengths.size()), comm::Op::sum);
   if (rows == 0) return 0;

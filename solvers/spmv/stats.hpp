@@ -23,6 +23,14 @@ struct MatrixStats {
   std::string describe() const;  // one paragraph for the log
 };
 
+// What `auto` runs on a matrix with these statistics. On the cpu engine csr-scalar (the others
+// reproduce GPU algorithms there). On the cuda engine the hybrid where it is nearly all ELL (a
+// tail of at most 10% of the nonzeros and padding of at most half of them): it ran at 95-97% of
+// its byte model on the stencil and banded matrices of `tessera bench spmv`. Elsewhere, where
+// row lengths vary, csr-binned (1.02x cuSPARSE on the power-law matrix, where the hybrid ran
+// at 0.73x). Measured on an H100, docs/performance.md. A variant the deck names is kept.
+Variant choose_variant(Variant requested, Backend backend, const MatrixStats& stats);
+
 // Collective: the width `rule` gives for the rows of all ranks (this rank's row lengths).
 std::int64_t global_hybrid_width(comm::Context& ctx, std::span<const std::int64_t> lengths, HybridRule rule);
 

@@ -13,7 +13,7 @@ struct VariantName {
 constexpr VariantName kVariants[] = {
     {Variant::automatic, "auto"},         {Variant::csr_scalar, "csr-scalar"}, {Variant::csr_vector, "csr-vector"},
     {Variant::coo_segmented, "coo-segmented"}, {Variant::hybrid, "hybrid"},  {Variant::merge_path, "merge-path"},
-    {Variant::cusparse, "cusparse"},
+    {Variant::csr_binned, "csr-binned"},      {Variant::cusparse, "cusparse"},
 };
 }  // namespace
 
@@ -36,11 +36,6 @@ std::vector<std::string> variant_names() {
 }
 
 bool runs_on_host(Variant v) { return v != Variant::cusparse; }
-
-Variant resolve_variant(Variant requested, Backend backend) {
-  if (requested != Variant::automatic) return requested;
-  return backend == Backend::cuda ? Variant::hybrid : Variant::csr_scalar;
-}
 
 std::string_view to_string(HybridRule r) { return r == HybridRule::third ? "third" : "percentile80"; }
 

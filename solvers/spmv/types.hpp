@@ -15,18 +15,13 @@ namespace tessera::spmv {
 // rows, columns and nonzeros are 64-bit). Row pointers are 64-bit.
 using local_index = std::int32_t;
 
-enum class Variant { automatic, csr_scalar, csr_vector, coo_segmented, hybrid, merge_path, cusparse };
+enum class Variant { automatic, csr_scalar, csr_vector, coo_segmented, hybrid, merge_path, csr_binned, cusparse };
 std::string_view to_string(Variant v);
 Variant parse_variant(std::string_view text);  // std::invalid_argument for an unknown name
 // Every name a deck may use ("auto", "csr-scalar", ...).
 std::vector<std::string> variant_names();
 // Variants the cpu engine runs (all but cusparse, which is NVIDIA's library).
 bool runs_on_host(Variant v);
-// auto -> csr-scalar on the cpu engine (the others reproduce GPU algorithms there); on the
-// cuda engine hybrid, the fastest of tessera's kernels on every matrix of `tessera bench
-// spmv` on an H100 (docs/performance.md: 1.35x cuSPARSE on the 7-point Poisson).
-Variant resolve_variant(Variant requested, Backend backend);
-
 // Where the hybrid format cuts a block into its ELL part and its COO tail:
 //  third:        the seed's rule: the widest ELL width w such that at least 1/3 of the rows
 //                still have a nonzero at position w (rows with at least w entries);

@@ -13,7 +13,7 @@ namespace {
 template <class T>
 class CpuBlock final : public PreparedBlock {
  public:
-  CpuBlock(const CsrBlock<T>& a, Variant v, HybridRule rule) {
+  CpuBlock(const CsrBlock<T>& a, Variant v, HybridRule rule, int lanes, int bands) {
     info_.rows = a.rows;
     info_.cols = a.cols;
     info_.nnz = a.nnz();
@@ -23,21 +23,25 @@ class CpuBlock final : public PreparedBlock {
       const std::vector<std::int64_t> lengths = row_lengths(a);
       hybrid = make_hybrid(a, hybrid_width(lengths, rule));
       info_.hybrid = hybrid.split;
+    } else if (v == Variant::csr_binned) {
+      binned = make_binned_bands(a, lanes, bands);
+      info_.describe_binned(binned);
     } else {
       csr = a;
       if (v == Variant::coo_segmented) rows = coo_rows(a);
     }
   }
-  CsrBlock<T> csr;                // all but hybrid
+  CsrBlock<T> csr;                // all but hybrid and csr-binned
   std::vector<local_index> rows;  // coo-segmented
   HybridFormat<T> hybrid;         // hybrid
+  std::vector<BinnedBand<T>> binned;  // csr-binned
 };
 
 template <class T>
 class CpuEngine final : public Engine<T> {
  public:
   explicit CpuEngine(const EngineOptions& o)
-      : variant_(o.variant), rule_(o.hybrid_rule), threads_(o.threads > 0 ? o.threads : omp_get_max_threads()) {}
+      : variant_(o.variant), rule_(o.hybrid_rule), lanes_(o.binned_lanes), bands_(o.binned_bands), threads_(o.threads > 0 ? o.threads : omp_get_max_threads()) {}
 
   Variant variant() const override { return variant_; }
   Memory memory() const override { return Memory::host; }
@@ -49,7 +53,7 @@ class CpuEngine final : public Engine<T> {
   }
 
   std::unique_ptr<PreparedBlock> prepare(const CsrBlock<T>& block) override {
-    return std::make_unique<CpuBlock<T>>(block, variant_, rule_);
+    return std::make_unique<CpuBlock<T>>(block, variant_, rule_, lanes_, bands_);
   }
 
   void multiply(const PreparedBlock& prepared, const T* x, T* y, bool accumulate) override {
@@ -61,6 +65,10 @@ class CpuEngine final : public Engine<T> {
         return coo(b->rows.data(), b->csr.col.data(), b->csr.val.data(), b->csr.nnz(), b->csr.rows, x, y, accumulate);
       case Variant::hybrid: return hybrid(b->hybrid, x, y, accumulate);
       case Variant::merge_path: return merge_path(b->csr, x, y, accumulate);
+      case Variant::csr_binned:
+        for (std::size_t k = 0; k < b->binned.size(); ++k)  // band after band, as the GPU does
+          binned(b->binned[k].csr, b->binned[k].layout, x + b->binned[k].first_col, y, accumulate || k > 0);
+        return;
       default: return csr_scalar(b->csr, x, y, accumulate);
     }
   }
@@ -233,8 +241,43 @@ class CpuEngine final : public Engine<T> {
       if (carry_row[c] >= 0) y[carry_row[c]] += carry_sum[c];
   }
 
+  // The GPU kernel's order: `lanes` partial sums of a short row (lane l takes entries l,
+  // l + lanes, ...) joined as a tree; a long row's chunks summed that way with 32 lanes, then
+  // added in chunk order.
+  template <int MaxLanes = 32>
+  static T lanes_sum(const T* val, const local_index* col, const T* x, std::int64_t b, std::int64_t e, int lanes) {
+    T lane[MaxLanes] = {};
+    for (std::int64_t q = b; q < e; ++q) lane[(q - b) & (lanes - 1)] += val[q] * x[col[q]];
+    for (int off = lanes / 2; off > 0; off >>= 1)
+      for (int l = 0; l < off; ++l) lane[l] += lane[l + off];
+    return lane[0];
+  }
+
+  void binned(const CsrBlock<T>& a, const BinnedFormat& f, const T* x, T* y, bool acc) {
+    const std::int64_t* rp = a.row_ptr.data();
+    const local_index* col = a.col.data();
+    const T* val = a.val.data();
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 512)
+    for (std::int64_t r = 0; r < a.rows; ++r) {
+      if (rp[r + 1] - rp[r] > f.long_row) continue;
+      const T s = lanes_sum(val, col, x, rp[r], rp[r + 1], f.lanes);
+      y[r] = acc ? y[r] + s : s;
+    }
+    const auto long_rows = static_cast<std::int64_t>(f.long_rows.size());
+#pragma omp parallel for num_threads(threads_) schedule(dynamic, 1)
+    for (std::int64_t k = 0; k < long_rows; ++k) {
+      const std::int64_t r = f.long_rows[k];
+      T s = T(0);
+      for (std::int64_t b = rp[r]; b < rp[r + 1]; b += kBinnedChunk)
+        s += lanes_sum(val, col, x, b, std::min(b + kBinnedChunk, rp[r + 1]), 32);
+      y[r] = acc ? y[r] + s : s;
+    }
+  }
+
   Variant variant_;
   HybridRule rule_;
+  int lanes_;
+  int bands_;
   int threads_;
 };
 

@@ -9,6 +9,8 @@
 //   hybrid         the ELL part row by row, then the COO tail as coo-segmented (the seed's)
 //   merge-path     rows + nonzeros split into equal shares by merge_path_search, carries
 //                  fixed up afterwards (load balanced whatever the row lengths)
+//   csr-binned     short rows in sub-warp lanes, long rows in 32-lane chunks added in order,
+//                  each sum in the GPU kernel's order (formats.hpp), so the two agree bitwise
 // Chunk sizes are fixed, not derived from the thread count, so results repeat bit for bit.
 #include <memory>
 

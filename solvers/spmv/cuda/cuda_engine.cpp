@@ -37,7 +37,7 @@ DeviceBuffer<T> to_device(const std::vector<T>& host) {
 template <class T>
 class CudaBlock final : public PreparedBlock {
  public:
-  CudaBlock(const CsrBlock<T>& a, Variant v, HybridRule rule, cusparseHandle_t handle) {
+  CudaBlock(const CsrBlock<T>& a, Variant v, HybridRule rule, int lanes, int bands, cusparseHandle_t handle) {
     info_.rows = a.rows;
     info_.cols = a.cols;
     info_.nnz = a.nnz();
@@ -53,6 +53,11 @@ class CudaBlock final : public PreparedBlock {
       col = to_device(h.coo_col);
       val = to_device(h.coo_val);
       coo_entries = static_cast<std::int64_t>(h.coo_row.size());
+    } else if (v == Variant::csr_binned) {
+      const std::vector<BinnedBand<T>> host = make_binned_bands(a, lanes, bands);
+      info_.describe_binned(host);
+      binned.reserve(host.size());
+      for (const BinnedBand<T>& b : host) binned.emplace_back(b);
     } else {
       row_ptr = to_device(a.row_ptr);
       col = to_device(a.col);
@@ -87,6 +92,26 @@ class CudaBlock final : public PreparedBlock {
   DeviceBuffer<std::int64_t> col64;
   mutable DeviceBuffer<std::byte> work;
   mutable bool work_ready = false;
+  // csr-binned (formats.hpp): per column band, its CSR rows, the long rows and their chunks,
+  // and a partial sum per chunk.
+  struct Band {
+    explicit Band(const BinnedBand<T>& b)
+        : first_col(b.first_col), lanes(b.layout.lanes), long_row(b.layout.long_row),
+          long_count(static_cast<std::int64_t>(b.layout.long_rows.size())), chunks(b.layout.chunks()),
+          row_ptr(to_device(b.csr.row_ptr)), col(to_device(b.csr.col)), val(to_device(b.csr.val)),
+          long_rows(to_device(b.layout.long_rows)), chunk_owner(to_device(b.layout.chunk_owner)),
+          chunk_ptr(to_device(b.layout.chunk_ptr)), chunk_sums(static_cast<std::size_t>(chunks)) {}
+    std::int64_t first_col;
+    int lanes;
+    std::int64_t long_row, long_count, chunks;
+    DeviceBuffer<std::int64_t> row_ptr;
+    DeviceBuffer<local_index> col;
+    DeviceBuffer<T> val;
+    DeviceBuffer<local_index> long_rows, chunk_owner;
+    DeviceBuffer<std::int64_t> chunk_ptr;
+    mutable DeviceBuffer<T> chunk_sums;
+  };
+  std::vector<Band> binned;
 
  private:
   void prepare_cusparse(const CsrBlock<T>& a, cusparseHandle_t) {
@@ -109,7 +134,7 @@ class CudaBlock final : public PreparedBlock {
 template <class T>
 class CudaEngine final : public Engine<T> {
  public:
-  explicit CudaEngine(const EngineOptions& o) : variant_(o.variant), rule_(o.hybrid_rule) {
+  explicit CudaEngine(const EngineOptions& o) : variant_(o.variant), rule_(o.hybrid_rule), lanes_(o.binned_lanes), bands_(o.binned_bands) {
     partials_ = DeviceBuffer<double>(2 * 65536 + 2);
     result_ = PinnedBuffer<double>(2);
     if (variant_ == Variant::cusparse) {
@@ -131,7 +156,7 @@ class CudaEngine final : public Engine<T> {
   }
 
   std::unique_ptr<PreparedBlock> prepare(const CsrBlock<T>& block) override {
-    return std::make_unique<CudaBlock<T>>(block, variant_, rule_, handle_);
+    return std::make_unique<CudaBlock<T>>(block, variant_, rule_, lanes_, bands_, handle_);
   }
 
   void multiply(const PreparedBlock& prepared, const T* x, T* y, bool acc) override {
@@ -154,6 +179,14 @@ class CudaEngine final : public Engine<T> {
       case Variant::merge_path:
         return gpu::merge_path(rows, b->info().nnz, b->row_ptr.data(), b->col.data(), b->val.data(), x, y, acc,
                                b->bounds.data(), s);
+      case Variant::csr_binned:
+        for (std::size_t k = 0; k < b->binned.size(); ++k) {  // band after band: y += A_k x_k
+          const auto& d = b->binned[k];
+          gpu::binned(rows, d.row_ptr.data(), d.col.data(), d.val.data(), x + d.first_col, y, acc || k > 0, d.lanes,
+                      d.long_row, d.long_count, d.long_rows.data(), d.chunk_ptr.data(), d.chunk_owner.data(),
+                      d.chunks, d.chunk_sums.data(), s);
+        }
+        return;
       case Variant::cusparse: return cusparse(*b, x, y, acc);
       default: throw std::logic_error("spmv: unresolved variant");
     }
@@ -226,6 +259,8 @@ class CudaEngine final : public Engine<T> {
 
   Variant variant_;
   HybridRule rule_;
+  int lanes_;
+  int bands_;
   Stream stream_;
   cusparseHandle_t handle_ = nullptr;
   DeviceBuffer<double> partials_;

@@ -78,6 +78,29 @@ void merge_path(std::int64_t rows, std::int64_t nnz, const std::int64_t* row_ptr
 }
 
 template <class T>
+void binned(std::int64_t rows, const std::int64_t* rp, const local_index* col, const T* val, const T* x, T* y,
+            bool acc, int lanes, std::int64_t long_row, std::int64_t long_count, const local_index* long_rows,
+            const std::int64_t* chunk_ptr, const local_index* chunk_owner, std::int64_t chunks, T* partial,
+            stream_t s) {
+  const unsigned grid = blocks_for(rows * lanes);
+  switch (lanes) {
+    case 1: binned_short_kernel<T, 1><<<grid, kBlock, 0, s>>>(rows, rp, col, val, x, y, acc, long_row); break;
+    case 2: binned_short_kernel<T, 2><<<grid, kBlock, 0, s>>>(rows, rp, col, val, x, y, acc, long_row); break;
+    case 4: binned_short_kernel<T, 4><<<grid, kBlock, 0, s>>>(rows, rp, col, val, x, y, acc, long_row); break;
+    case 8: binned_short_kernel<T, 8><<<grid, kBlock, 0, s>>>(rows, rp, col, val, x, y, acc, long_row); break;
+    case 16: binned_short_kernel<T, 16><<<grid, kBlock, 0, s>>>(rows, rp, col, val, x, y, acc, long_row); break;
+    default: binned_short_kernel<T, 32><<<grid, kBlock, 0, s>>>(rows, rp, col, val, x, y, acc, long_row); break;
+  }
+  TESSERA_CUDA_CHECK_LAUNCH();
+  if (chunks == 0) return;
+  binned_chunk_kernel<<<blocks_for(chunks * kWarp), kBlock, 0, s>>>(chunks, long_rows, chunk_ptr, chunk_owner, rp, col,
+                                                                     val, x, partial);
+  TESSERA_CUDA_CHECK_LAUNCH();
+  binned_finish_kernel<<<blocks_for(long_count), kBlock, 0, s>>>(long_count, long_rows, chunk_ptr, partial, y, acc);
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
 void dot(const T* a, const T* b, std::int64_t n, double* partials, stream_t s) {
   const std::int64_t chunks = reduce_chunks(n);
   if (chunks == 0) return;
@@ -125,6 +148,9 @@ void update_p(double beta, const T* r, const T* d, T* p, std::int64_t n, stream_
                        stream_t);                                                                                    \
   template void merge_path<T>(std::int64_t, std::int64_t, const std::int64_t*, const local_index*, const T*,        \
                               const T*, T*, bool, Boundary<T>*, stream_t);                                           \
+  template void binned<T>(std::int64_t, const std::int64_t*, const local_index*, const T*, const T*, T*, bool, int,  \
+                          std::int64_t, std::int64_t, const local_index*, const std::int64_t*, const local_index*,  \
+                          std::int64_t, T*, stream_t);                                                             \
   template void dot<T>(const T*, const T*, std::int64_t, double*, stream_t);                                        \
   template void residual<T>(const T*, const T*, std::int64_t, double*, stream_t);                                   \
   template void update_xr<T>(double, const T*, const T*, const T*, T*, T*, std::int64_t, double*, stream_t);        \

@@ -12,6 +12,11 @@
 
 namespace tessera::spmv::gpu {
 
+// Products rounded before they are added (no fused multiply-add): csr-binned matches the cpu
+// engine's sums bit for bit that way.
+__device__ inline double mul_rn(double a, double b) { return __dmul_rn(a, b); }
+__device__ inline float mul_rn(float a, float b) { return __fmul_rn(a, b); }
+
 __device__ inline std::int64_t lmin(std::int64_t a, std::int64_t b) { return a < b ? a : b; }
 
 template <class T>
@@ -155,6 +160,62 @@ __global__ void merge_path_kernel(std::int64_t rows, std::int64_t nnz, const std
     b = {to.row, s};
   }
   bounds[t] = b;
+}
+
+// csr-binned's short rows (formats.hpp): a sub-warp of `Lanes` lanes per row; rows longer
+// than `long_row` are left to the chunk kernels. Every lane takes part in the shuffles (rows
+// past the end or long count as empty), so full-warp masks stay valid.
+template <class T, int Lanes>
+__global__ void binned_short_kernel(std::int64_t rows, const std::int64_t* rp, const local_index* col, const T* val,
+                                    const T* x, T* y, bool acc, std::int64_t long_row) {
+  const std::int64_t r = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) / Lanes;
+  const int lane = threadIdx.x % Lanes;
+  std::int64_t b = 0, e = 0;
+  if (r < rows) {
+    b = rp[r];
+    e = rp[r + 1];
+  }
+  const bool mine = r < rows && e - b <= long_row;
+  if (!mine) e = b;
+  T s = T(0);
+#pragma unroll 4
+  for (std::int64_t q = b + lane; q < e; q += Lanes) s += mul_rn(val[q], x[col[q]]);
+  for (int off = Lanes / 2; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off, Lanes);
+  if (lane == 0 && mine) y[r] = acc ? y[r] + s : s;
+}
+
+// csr-binned's long rows: a warp per chunk of kBinnedChunk nonzeros, its sum to partial[c].
+template <class T>
+__global__ void binned_chunk_kernel(std::int64_t chunks, const local_index* long_rows, const std::int64_t* chunk_ptr,
+                                    const local_index* chunk_owner, const std::int64_t* rp, const local_index* col,
+                                    const T* val, const T* x, T* partial) {
+  const std::int64_t c = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) / kWarp;
+  const int lane = threadIdx.x % kWarp;
+  if (c >= chunks) return;  // whole warps leave together
+  const local_index k = chunk_owner[c];
+  const std::int64_t r = long_rows[k];
+  const std::int64_t b = rp[r] + (c - chunk_ptr[k]) * kBinnedChunk;
+  const std::int64_t e = lmin(b + kBinnedChunk, rp[r + 1]);
+  T s = T(0);
+#pragma unroll
+  for (int round = 0; round < kBinnedChunk / kWarp; ++round) {
+    const std::int64_t q = b + round * kWarp + lane;
+    if (q < e) s += mul_rn(val[q], x[col[q]]);
+  }
+  for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+  if (lane == 0) partial[c] = s;
+}
+
+// csr-binned: a thread per long row adds its chunks' sums in order.
+template <class T>
+__global__ void binned_finish_kernel(std::int64_t long_count, const local_index* long_rows,
+                                     const std::int64_t* chunk_ptr, const T* partial, T* y, bool acc) {
+  const std::int64_t k = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (k >= long_count) return;
+  T s = T(0);
+  for (std::int64_t c = chunk_ptr[k]; c < chunk_ptr[k + 1]; ++c) s += partial[c];
+  const std::int64_t r = long_rows[k];
+  y[r] = acc ? y[r] + s : s;
 }
 
 // Adds the boundary values to y, each row's in list order. `bounds` is ordered by row (row

@@ -49,6 +49,13 @@ void coo(std::int64_t n, const local_index* row, const local_index* col, const T
 template <class T>
 void merge_path(std::int64_t rows, std::int64_t nnz, const std::int64_t* row_ptr, const local_index* col, const T* val,
                 const T* x, T* y, bool acc, Boundary<T>* bounds, stream_t s);
+// y = A x (or += when acc) by csr-binned (formats.hpp): short rows with `lanes` lanes each,
+// the long rows' chunks into `partial` (one per chunk), then added in order.
+template <class T>
+void binned(std::int64_t rows, const std::int64_t* rp, const local_index* col, const T* val, const T* x, T* y,
+            bool acc, int lanes, std::int64_t long_row, std::int64_t long_count, const local_index* long_rows,
+            const std::int64_t* chunk_ptr, const local_index* chunk_owner, std::int64_t chunks, T* partial,
+            stream_t s);
 // Dot products into partials[reduce_chunks(n)][K], then their sums into partials + K * chunks.
 template <class T>
 void dot(const T* a, const T* b, std::int64_t n, double* partials, stream_t s);

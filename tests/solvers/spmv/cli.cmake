@@ -12,6 +12,10 @@ tessera_add_cli_test(cli_spmv_multiply_deck NP 2 COMMAND ${tessera_exe} run ${sp
 tessera_add_cli_test(cli_spmv_cg_deck NP 3 COMMAND ${tessera_exe} run ${spmv_decks}/cg_poisson.toml
                      --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_cg
                      EXPECT_CODE 0 EXPECT_REGEX "spmv cg: converged in [0-9]+ iterations" MAX_SECONDS 90)
+# The > 2^31-nonzero deck, shrunk to a 24^3 grid (the full size runs on a GPU host).
+tessera_add_cli_test(cli_spmv_beyond_2e31_deck NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/beyond_2e31.toml
+                     --set spmv.matrix.n=24 --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_beyond
+                     EXPECT_CODE 0 EXPECT_REGEX "spmv verified: the 13824 rows of y agree" MAX_SECONDS 60)
 tessera_add_cli_test(cli_spmv_matrix_market_deck NP 2 COMMAND ${tessera_exe} run ${spmv_decks}/matrix_market.toml
                      --set spmv.matrix.file=${spmv_decks}/data/lshape_laplace.mtx
                      --set run.output_dir=${CMAKE_CURRENT_BINARY_DIR}/out_mtx

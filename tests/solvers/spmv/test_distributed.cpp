@@ -29,7 +29,7 @@ namespace {
 using tessera::test::context;
 
 const Variant kHostVariants[] = {Variant::csr_scalar, Variant::csr_vector, Variant::coo_segmented, Variant::hybrid,
-                                 Variant::merge_path};
+                                 Variant::merge_path, Variant::csr_binned};
 
 MatrixSpec spec(MatrixSource source, std::int64_t n) {
   MatrixSpec s;

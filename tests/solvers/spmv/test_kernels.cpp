@@ -13,13 +13,14 @@
 #include "solvers/spmv/cpu/cpu_engine.hpp"
 #include "solvers/spmv/formats.hpp"
 #include "solvers/spmv/generate.hpp"
+#include "solvers/spmv/stats.hpp"
 #include "tests/solvers/spmv/spmv_test_util.hpp"
 
 namespace tessera::spmv::test {
 namespace {
 
 const Variant kHostVariants[] = {Variant::csr_scalar, Variant::csr_vector, Variant::coo_segmented, Variant::hybrid,
-                                 Variant::merge_path};
+                                 Variant::merge_path, Variant::csr_binned};
 
 TEST(SpmvAssemble, SortsRowsAndSumsRepeatsInTheOrderGiven) {
   Triplets t;
@@ -168,6 +169,118 @@ TEST(SpmvHybrid, TheSplitHoldsEveryEntryOnce) {
   // The engine reports the split it built.
   const auto engine = make_engine<double>(Backend::cpu, {Variant::hybrid, HybridRule::third, 1});
   EXPECT_EQ(engine->prepare(block)->info().hybrid.width, w);
+}
+
+// Every sub-warp width, on the adversarial shapes (rows on both sides of the long-row cut).
+TEST(SpmvBinned, EveryLaneWidthEqualsTheSerialProduct) {
+  for (const TestMatrix& m : adversarial_matrices(29)) {
+    const RowBlock<double> rows = assemble_rows(0, m.rows, m.t);
+    const CsrBlock<double> block = whole_block<double>(rows, m.cols);
+    const std::vector<double> x = integer_vector(m.cols, 5);
+    const std::vector<double> want = serial_product(rows, x);
+    for (int lanes : {1, 2, 4, 8, 16, 32})
+      for (int bands : {1, 2, 5}) {
+        const auto engine =
+            make_engine<double>(Backend::cpu, {Variant::csr_binned, HybridRule::third, 2, lanes, bands});
+        const auto prepared = engine->prepare(block);
+        EXPECT_EQ(prepared->info().binned_lanes, lanes);
+        EXPECT_EQ(prepared->info().binned_bands, bands);
+        std::vector<double> y(static_cast<std::size_t>(m.rows), std::numeric_limits<double>::quiet_NaN());
+        engine->multiply(*prepared, x.data(), y.data(), false);
+        for (std::int64_t i = 0; i < m.rows; ++i)
+          ASSERT_EQ(y[i], want[i]) << m.name << ", lanes " << lanes << ", " << bands << " bands, row " << i;
+      }
+  }
+}
+
+// Column bands: every entry lands in the band of its column, renumbered from the band's first
+// column, rows kept in order; the rule bands only wide rows over an x larger than a band.
+TEST(SpmvBinned, ColumnBandsHoldEveryEntryOnceAndTheRuleBandsOnlyWideRows) {
+  for (const TestMatrix& m : adversarial_matrices(31)) {
+    const CsrBlock<double> a = whole_block<double>(assemble_rows(0, m.rows, m.t), m.cols);
+    for (int bands : {1, 3, 7}) {
+      std::vector<std::int64_t> begin;
+      const std::vector<CsrBlock<double>> parts = split_column_bands(a, bands, begin);
+      ASSERT_EQ(parts.size(), static_cast<std::size_t>(bands));
+      EXPECT_EQ(begin.front(), 0);
+      EXPECT_EQ(begin.back(), a.cols);
+      for (std::int64_t r = 0; r < a.rows; ++r) {
+        std::vector<std::pair<std::int64_t, double>> joined;
+        for (int k = 0; k < bands; ++k) {
+          EXPECT_EQ(parts[k].cols, begin[k + 1] - begin[k]);
+          for (std::int64_t q = parts[k].row_ptr[r]; q < parts[k].row_ptr[r + 1]; ++q) {
+            ASSERT_LT(parts[k].col[q], parts[k].cols);
+            joined.push_back({begin[k] + parts[k].col[q], parts[k].val[q]});
+          }
+        }
+        std::vector<std::pair<std::int64_t, double>> whole;
+        for (std::int64_t q = a.row_ptr[r]; q < a.row_ptr[r + 1]; ++q) whole.push_back({a.col[q], a.val[q]});
+        ASSERT_EQ(joined, whole) << m.name << ", " << bands << " bands, row " << r;
+      }
+    }
+  }
+  // Rows reaching across a 2.5-band-wide x: 3 bands; the same x with narrow rows: 1.
+  const std::int64_t band = kBandBytes / 8, cols = 5 * band / 2;
+  CsrBlock<double> wide, narrow;
+  wide.rows = narrow.rows = 100;
+  wide.cols = narrow.cols = cols;
+  for (std::int64_t r = 0; r < 100; ++r) {
+    for (std::int64_t c : {r, cols - 1 - r}) {
+      wide.col.push_back(static_cast<local_index>(c));
+      wide.val.push_back(1.0);
+    }
+    wide.row_ptr.push_back(static_cast<std::int64_t>(wide.col.size()));
+    for (std::int64_t c : {r * 1000, r * 1000 + 7}) {
+      narrow.col.push_back(static_cast<local_index>(c));
+      narrow.val.push_back(1.0);
+    }
+    narrow.row_ptr.push_back(static_cast<std::int64_t>(narrow.col.size()));
+  }
+  EXPECT_EQ(column_bands(wide), 3);
+  EXPECT_EQ(column_bands(narrow), 1);
+  CsrBlock<float> wide32;
+  wide32.rows = wide.rows;
+  wide32.cols = wide.cols;
+  wide32.row_ptr = wide.row_ptr;
+  wide32.col = wide.col;
+  wide32.val.assign(wide.val.size(), 1.0f);
+  EXPECT_EQ(column_bands(wide32), 2);  // float values: a band holds twice the columns
+}
+
+// auto: csr-scalar on the cpu; on cuda the hybrid where it is nearly all ELL, csr-binned else.
+TEST(SpmvAuto, TheRuleFollowsTheHybridSplit) {
+  MatrixStats s;
+  s.nnz = 1000;
+  s.hybrid = {7, 1000, 1100, 0, 0};  // stencil-like: all ELL, 10% padding
+  EXPECT_EQ(choose_variant(Variant::automatic, Backend::cuda, s), Variant::hybrid);
+  EXPECT_EQ(choose_variant(Variant::automatic, Backend::cpu, s), Variant::csr_scalar);
+  EXPECT_EQ(choose_variant(Variant::merge_path, Backend::cuda, s), Variant::merge_path);
+  s.hybrid = {9, 900, 1000, 100, 50};  // a 10% tail: still the hybrid
+  EXPECT_EQ(choose_variant(Variant::automatic, Backend::cuda, s), Variant::hybrid);
+  s.hybrid = {9, 899, 1000, 101, 50};  // a longer tail
+  EXPECT_EQ(choose_variant(Variant::automatic, Backend::cuda, s), Variant::csr_binned);
+  s.hybrid = {9, 1000, 1501, 0, 0};  // padding over half the nonzeros
+  EXPECT_EQ(choose_variant(Variant::automatic, Backend::cuda, s), Variant::csr_binned);
+}
+
+// The layout: long rows are exactly those past kBinnedRounds * lanes, their chunks cover them
+// in order, and the width rule is the power of two at or above half the mean length.
+TEST(SpmvBinned, TheLayoutCutsExactlyTheLongRows) {
+  const std::vector<std::int64_t> lengths{0, 3, 64, 65, 1000, 7, 513, 256, 257};
+  const BinnedFormat f = make_binned(lengths, 8);
+  EXPECT_EQ(f.long_row, 64);
+  EXPECT_EQ(f.long_rows, (std::vector<local_index>{3, 4, 6, 7, 8}));
+  EXPECT_EQ(f.chunk_ptr, (std::vector<std::int64_t>{0, 1, 5, 8, 9, 11}));
+  EXPECT_EQ(f.chunk_owner, (std::vector<local_index>{0, 1, 1, 1, 1, 2, 2, 2, 3, 4, 4}));
+  EXPECT_EQ(f.chunks(), 11);
+  EXPECT_EQ(binned_lanes(std::vector<std::int64_t>{}), 2);
+  EXPECT_EQ(binned_lanes(std::vector<std::int64_t>{7, 7, 7}), 2);      // a fifth of the mean: 1.4
+  EXPECT_EQ(binned_lanes(std::vector<std::int64_t>{15, 15}), 4);       // 3
+  EXPECT_EQ(binned_lanes(std::vector<std::int64_t>{27, 27}), 8);       // 5.4
+  EXPECT_EQ(binned_lanes(std::vector<std::int64_t>{40, 40}), 8);       // 8
+  EXPECT_EQ(binned_lanes(std::vector<std::int64_t>{41, 41}), 16);      // 8.2
+  EXPECT_EQ(binned_lanes(std::vector<std::int64_t>{1000, 2000}), 32);  // at most a warp
+  EXPECT_THROW(make_binned(lengths, 3), std::invalid_argument);
 }
 
 TEST(SpmvMergePath, CoordinatesLieOnTheMergePath) {
