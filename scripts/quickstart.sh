@@ -17,6 +17,10 @@ say() { printf '\033[1m[quickstart]\033[0m %s\n' "$*"; }
 packages=(cmake make g++ pkg-config git openmpi-bin libopenmpi-dev libhdf5-openmpi-dev
           libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev libgtest-dev
           python3 python3-h5py python3-numpy python3-matplotlib)
+# The test mode also opens tessera's outputs with the tools users read them with: yt (N-body
+# snapshots), ParaView's pvpython under a virtual X server (FDTD fields) and h5dump
+# (about 160 MB of packages).
+if [ "$mode" = test ]; then packages+=(python3-yt python3-paraview xvfb xauth hdf5-tools); fi
 if command -v dpkg-query >/dev/null 2>&1; then
   missing=()
   for p in "${packages[@]}"; do
