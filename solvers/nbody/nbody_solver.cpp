@@ -83,6 +83,7 @@ class NbodySolver final : public Solver {
     log::info("nbody: {} bodies, {} rank(s), {}, {} precision, {} integrator, dt = {:g}, eps = {:g}, E0 = {:.10g}", n_,
               ctx_.size(), engine_->describe(), sizeof(T) == 8 ? "double" : "single",
               p_.integrator == Integrator::leapfrog ? "leapfrog" : "euler", p_.dt, p_.eps, initial_energy_);
+    log_units();
   }
 
   void restart(io::CheckpointReader& in) override {
@@ -118,6 +119,7 @@ class NbodySolver final : public Solver {
     potential_fresh_ = false;
     restarted_ = true;
     log::info("nbody: {} bodies, {} rank(s), {}, restarted at step {}", n_, ctx_.size(), engine_->describe(), step_);
+    log_units();
   }
 
   void advance() override {
@@ -210,6 +212,13 @@ class NbodySolver final : public Solver {
                     : make_cpu_engine<T>(range_.count, o);
     });
     comm::agree(ctx_, [&] { ring_ = std::make_unique<RingForces<T>>(ctx_, transport_, n); });
+  }
+
+  // The snapshots' unit system ([nbody.units], completed so that G is the deck's G).
+  void log_units() const {
+    const UnitParams& u = p_.units;
+    log::info("nbody: snapshot units: length {:.6g} cm, mass {:.6g} g, velocity {:.6g} cm/s, time {:.6g} s (G = {:g})",
+              u.length_in_cm, u.mass_in_g, u.velocity_in_cm_per_s, u.time_in_s, p_.G);
   }
 
   void refresh_host() {

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <optional>
+
 #include "core/deck/deck.hpp"
 #include "core/error.hpp"
 
@@ -75,16 +78,22 @@ deck::Schema nbody_schema() {
       .min(0)
       .max(5)
       .default_value(1);
-  s.table("nbody.units", "physical units written to snapshots (/Units); the run itself is unit-free")
-      .floating("length_in_cm", "one length unit in cm")
+  s.table("nbody.units",
+          "physical units of the run's numbers, written to snapshots (/Units, read by yt): give any two, "
+          "nbody.G = G_cgs mass time^2 / length^3 and velocity = length / time fix the others; with fewer "
+          "than two, 1 kpc and then 1e10 Msun fill in (G = 1: 207.4 km/s, 4.714 Myr)")
+      .floating("length_in_cm", "one length unit in cm (default 1 kpc = 3.0857e21 cm)")
       .greater_than(0)
-      .default_value(1.0)
-      .floating("mass_in_g", "one mass unit in g")
+      .optional()
+      .floating("mass_in_g", "one mass unit in g (default 1e10 Msun = 1.98841e43 g)")
       .greater_than(0)
-      .default_value(1.0)
-      .floating("velocity_in_cm_per_s", "one velocity unit in cm/s")
+      .optional()
+      .floating("velocity_in_cm_per_s", "one velocity unit in cm/s (derived unless given)")
       .greater_than(0)
-      .default_value(1.0);
+      .optional()
+      .floating("time_in_s", "one time unit in s (derived unless given)")
+      .greater_than(0)
+      .optional();
   s.table("nbody.cuda", "GPU kernel (0 = chosen from N and the GPU's SM count)")
       .choice("kernel",
               "auto: tiled below 16384 bodies per rank, split from there (double precision: tiled; with group, "
@@ -118,7 +127,95 @@ InitialConditions parse_ic(const std::string& s) {
   return InitialConditions::plummer;
 }
 
+// [nbody.units]: the keys in the order that picks the two that define the system.
+enum UnitKey { kLength, kMass, kVelocity, kTime, kUnitKeys };
+constexpr const char* kUnitKeyNames[kUnitKeys] = {"length_in_cm", "mass_in_g", "velocity_in_cm_per_s", "time_in_s"};
+
+// All four units from two of them (a < b), with G > 0 in those units.
+UnitParams units_from_pair(UnitKey a, double va, UnitKey b, double vb, double G) {
+  double length = 0, mass = 0, velocity = 0, time = 0;
+  if (a == kLength) {
+    length = va;
+    if (b == kMass) velocity = velocity_for(length, vb, G);
+    if (b == kVelocity) velocity = vb;
+    if (b == kTime) velocity = length / vb;
+    mass = G * length * velocity * velocity / kGravityCgs;
+  } else if (a == kMass) {
+    mass = va;
+    if (b == kVelocity) {  // G = G_cgs M / (L V^2)
+      velocity = vb;
+      length = kGravityCgs * mass / (G * velocity * velocity);
+    } else {  // time: G = G_cgs M T^2 / L^3
+      length = std::cbrt(kGravityCgs * mass * vb * vb / G);
+      velocity = length / vb;
+    }
+  } else {  // velocity and time
+    velocity = va;
+    length = va * vb;
+    mass = G * length * velocity * velocity / kGravityCgs;
+  }
+  time = b == kTime ? vb : length / velocity;
+  return UnitParams{length, mass, velocity, time};
+}
+
+double unit_value(const UnitParams& u, int k) {
+  switch (k) {
+    case kLength: return u.length_in_cm;
+    case kMass: return u.mass_in_g;
+    case kVelocity: return u.velocity_in_cm_per_s;
+    default: return u.time_in_s;
+  }
+}
+
 }  // namespace
+
+UnitParams resolve_units(const deck::Config& d, double G) {
+  const auto key = [](int k) { return fmt::format("nbody.units.{}", kUnitKeyNames[k]); };
+  std::optional<double> given[kUnitKeys];
+  for (int k = 0; k < kUnitKeys; ++k)
+    if (d.has(key(k))) given[k] = d.get_double(key(k));
+  const double defaults[2] = {kDefaultLengthInCm, kDefaultMassInG};
+
+  UnitParams u;
+  int from[2] = {-1, -1};  // the keys the system was derived from
+  if (G > 0) {
+    // The first two keys given; with fewer, the default length and then the default mass.
+    std::optional<double> pick[kUnitKeys];
+    int picked = 0;
+    for (int k = 0; k < kUnitKeys && picked < 2; ++k)
+      if (given[k]) pick[k] = given[k], ++picked;
+    for (int k = 0; k < 2 && picked < 2; ++k)
+      if (!pick[k]) pick[k] = defaults[k], ++picked;
+    for (int k = 0, n = 0; k < kUnitKeys; ++k)
+      if (pick[k]) from[n++] = k;
+    u = units_from_pair(UnitKey(from[0]), *pick[from[0]], UnitKey(from[1]), *pick[from[1]], G);
+  } else {
+    // No gravity, no tie between mass and the rest: velocity = length / time only.
+    u.length_in_cm = given[kLength].value_or(kDefaultLengthInCm);
+    u.mass_in_g = given[kMass].value_or(kDefaultMassInG);
+    u.velocity_in_cm_per_s = given[kVelocity]   ? *given[kVelocity]
+                             : given[kTime]     ? u.length_in_cm / *given[kTime]
+                                                : velocity_for(u.length_in_cm, u.mass_in_g, 1.0);
+    u.time_in_s = u.length_in_cm / u.velocity_in_cm_per_s;
+    from[0] = kLength, from[1] = given[kVelocity] || !given[kTime] ? kVelocity : kTime;
+  }
+  // Every other key given must agree with the system the two made.
+  for (int k = 0; k < kUnitKeys; ++k) {
+    if (!given[k] || k == from[0] || k == from[1]) continue;
+    const double want = unit_value(u, k);
+    if (std::abs(*given[k] - want) <= 1e-3 * want) continue;
+    const auto source = [&](int j) {
+      return given[j] ? fmt::format("{} = {:g}", key(j), *given[j])
+                      : fmt::format("the default {} = {:g}", key(j), unit_value(u, j));
+    };
+    throw InputError(fmt::format(
+        "{}: {} = {:g} contradicts the other units: with nbody.G = {:g}, {} and {} make it {:.6g} (G = G_cgs "
+        "mass time^2 / length^3 with G_cgs = {:g} cm^3 g^-1 s^-2, velocity = length / time). Give only two of "
+        "length_in_cm, mass_in_g, velocity_in_cm_per_s and time_in_s, or values that agree within 1e-3",
+        d.where(key(k)), key(k), *given[k], G, source(from[0]), source(from[1]), want, kGravityCgs));
+  }
+  return u;
+}
 
 Params params_from_deck(const deck::Config& d) {
   Params p;
@@ -140,9 +237,7 @@ Params params_from_deck(const deck::Config& d) {
   p.galaxies.speed_factor = d.get_double("nbody.galaxies.speed_factor");
   p.file.path = d.get_string("nbody.file.path");
   p.file.part_type = static_cast<int>(d.get_int("nbody.file.part_type"));
-  p.units.length_in_cm = d.get_double("nbody.units.length_in_cm");
-  p.units.mass_in_g = d.get_double("nbody.units.mass_in_g");
-  p.units.velocity_in_cm_per_s = d.get_double("nbody.units.velocity_in_cm_per_s");
+  p.units = resolve_units(d, p.G);
   p.kernel.variant = parse_kernel_variant(d.get_string("nbody.cuda.kernel"));
   p.kernel.group = static_cast<int>(d.get_int("nbody.cuda.group"));
   p.kernel.split = static_cast<int>(d.get_int("nbody.cuda.split"));

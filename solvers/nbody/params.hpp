@@ -8,6 +8,7 @@
 #include "core/deck/config.hpp"
 #include "core/deck/schema.hpp"
 #include "solvers/nbody/forces.hpp"
+#include "solvers/nbody/units.hpp"
 
 namespace tessera::nbody {
 
@@ -31,11 +32,6 @@ struct FileParams {
   std::string path;
   int part_type = 1;
 };
-struct UnitParams {
-  double length_in_cm = 1.0;
-  double mass_in_g = 1.0;
-  double velocity_in_cm_per_s = 1.0;
-};
 
 struct Params {
   std::optional<std::int64_t> n;  // absent: taken from the snapshot (ic = file)
@@ -51,7 +47,7 @@ struct Params {
   UniformParams uniform;
   GalaxiesParams galaxies;
   FileParams file;
-  UnitParams units;
+  UnitParams units;     // resolved: consistent with G (resolve_units)
   KernelConfig kernel;  // zeros: chosen per N and GPU
   std::int64_t diagnostics_every = 0;  // [diagnostics] every: the steps that also compute potentials
   std::string deck_text;               // the resolved deck, stored in snapshots
@@ -61,5 +57,11 @@ struct Params {
 deck::Schema nbody_schema();
 // Reads and checks the [nbody] tables of a validated deck; InputError naming the key.
 Params params_from_deck(const deck::Config& deck);
+// The [nbody.units] of a validated deck, completed from the two keys given first (in the
+// order length, mass, velocity, time; fewer than two: 1 kpc, then 1e10 Msun fill in) so that
+// the gravitational constant in these units is G. A further key that disagrees by more than
+// 1e-3 is an InputError naming it. G = 0 ties nothing: length and mass as given or by default,
+// velocity from velocity_in_cm_per_s or length / time_in_s, else as if G were 1.
+UnitParams resolve_units(const deck::Config& deck, double G);
 
 }  // namespace tessera::nbody

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <vector>
 
@@ -21,7 +22,8 @@ namespace {
 constexpr int kTypes = 6;  // GADGET particle types 0..5; tessera writes type 1 (collisionless)
 constexpr int kPartType = 1;
 
-// Edge of a cube centred on the origin that holds every body: a power of two (at least 1).
+// Edge of a cube centred on the origin that holds every body strictly inside: a power of two
+// (at least 1), so that the shifted coordinates x + box / 2 lie in (0, box) after rounding.
 template <class T>
 double box_size(comm::Context& ctx, const HostBodies<T>& b) {
   double extent = 0;
@@ -29,12 +31,18 @@ double box_size(comm::Context& ctx, const HostBodies<T>& b) {
     extent = std::max({extent, std::abs(double(p.x)), std::abs(double(p.y)), std::abs(double(p.z))});
   extent = comm::allreduce(ctx, extent, comm::Op::max);
   double box = 1;
-  while (box < 2 * extent && std::isfinite(extent)) box *= 2;
+  while (box <= 2 * extent * (1 + 1e-9) && std::isfinite(extent)) box *= 2;
   return box;
 }
 
+// SWIFT's and GADGET's header attributes. Code = "SWIFT" names the layout (yt's SwiftDataset
+// reads the units from /Units and puts the domain at [0, BoxSize]^3); Shift is SWIFT's record
+// of what was added to the positions (tessera's own readers subtract it).
 void write_header(const io::Group& root, std::int64_t n_total, double time, double box, bool double_precision) {
   const io::Group h = root.create_group("Header");
+  io::write_attribute(h, "Code", "SWIFT");
+  io::write_attribute(h, "RunName", "tessera nbody");
+  io::write_attribute(h, "Shift", std::vector<double>(3, box / 2));
   const auto n = static_cast<std::uint64_t>(n_total);
   std::vector<std::uint64_t> this_file(kTypes, 0);
   std::vector<std::uint32_t> total(kTypes, 0), high(kTypes, 0);
@@ -47,7 +55,8 @@ void write_header(const io::Group& root, std::int64_t n_total, double time, doub
   io::write_attribute(h, "MassTable", std::vector<double>(kTypes, 0.0));  // individual masses
   io::write_attribute(h, "Time", time);
   io::write_attribute(h, "Redshift", 0.0);
-  io::write_attribute(h, "BoxSize", box);
+  io::write_attribute(h, "Scale-factor", 1.0);
+  io::write_attribute(h, "BoxSize", std::vector<double>(3, box));  // SWIFT's: one edge per axis
   io::write_attribute(h, "NumFilesPerSnapshot", std::int32_t{1});
   io::write_attribute(h, "Dimension", std::int32_t{3});
   io::write_attribute(h, "Omega0", 0.0);
@@ -59,19 +68,37 @@ void write_header(const io::Group& root, std::int64_t n_total, double time, doub
   io::write_attribute(h, "Flag_DoublePrecision", std::int32_t{double_precision ? 1 : 0});
 }
 
+// The unit system, consistent with G (units.hpp), in SWIFT's names (what yt and pynbody read)
+// and GADGET's, in /Units and, as SWIFT does, /InternalCodeUnits.
 void write_units(const io::Group& root, const UnitParams& u) {
-  const io::Group g = root.create_group("Units");
-  const double time_in_s = u.length_in_cm / u.velocity_in_cm_per_s;
-  // SWIFT's names, then GADGET's (yt reads the latter with unit_base=...).
-  io::write_attribute(g, "Unit length in cgs (U_L)", u.length_in_cm);
-  io::write_attribute(g, "Unit mass in cgs (U_M)", u.mass_in_g);
-  io::write_attribute(g, "Unit time in cgs (U_t)", time_in_s);
-  io::write_attribute(g, "Unit current in cgs (U_I)", 1.0);
-  io::write_attribute(g, "Unit temperature in cgs (U_T)", 1.0);
-  io::write_attribute(g, "UnitLength_in_cm", u.length_in_cm);
-  io::write_attribute(g, "UnitMass_in_g", u.mass_in_g);
-  io::write_attribute(g, "UnitVelocity_in_cm_per_s", u.velocity_in_cm_per_s);
-  io::write_attribute(g, "UnitTime_in_s", time_in_s);
+  for (const char* name : {"Units", "InternalCodeUnits"}) {
+    const io::Group g = root.create_group(name);
+    io::write_attribute(g, "Unit length in cgs (U_L)", u.length_in_cm);
+    io::write_attribute(g, "Unit mass in cgs (U_M)", u.mass_in_g);
+    io::write_attribute(g, "Unit time in cgs (U_t)", u.time_in_s);
+    io::write_attribute(g, "Unit current in cgs (U_I)", 1.0);
+    io::write_attribute(g, "Unit temperature in cgs (U_T)", 1.0);
+    io::write_attribute(g, "UnitLength_in_cm", u.length_in_cm);
+    io::write_attribute(g, "UnitMass_in_g", u.mass_in_g);
+    io::write_attribute(g, "UnitVelocity_in_cm_per_s", u.velocity_in_cm_per_s);
+    io::write_attribute(g, "UnitTime_in_s", u.time_in_s);
+  }
+}
+
+// The groups yt's SwiftDataset opens (and SWIFT writes): an isolated, non-cosmological,
+// gravity-only run.
+void write_swift_groups(const io::Group& root) {
+  io::write_attribute(root.create_group("RuntimePars"), "PeriodicBoundariesOn", std::int32_t{0});
+  const io::Group policy = root.create_group("Policy");
+  io::write_attribute(policy, "cosmological integration", std::int32_t{0});
+  io::write_attribute(policy, "self gravity", std::int32_t{1});
+  io::write_attribute(policy, "hydro", std::int32_t{0});
+  const io::Group cosmology = root.create_group("Cosmology");
+  io::write_attribute(cosmology, "Cosmological run", std::int32_t{0});
+  io::write_attribute(cosmology, "Scale-factor", 1.0);
+  io::write_attribute(cosmology, "Redshift", 0.0);
+  io::write_attribute(root.create_group("HydroScheme"), "Scheme", "none (gravity only)");
+  io::write_attribute(root.create_group("SubgridScheme"), "Scheme", "none");
 }
 
 void write_parameters(const io::Group& root, const SnapshotInfo& info) {
@@ -89,12 +116,17 @@ template <class T>
 void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const SnapshotInfo& info,
                     const HostBodies<T>& bodies, Range range, std::int64_t n_total) {
   const double box = box_size(ctx, bodies);
+  const double shift = box / 2;  // a power of two
   const std::size_t n = bodies.size();
-  std::vector<T> x(3 * n), v(3 * n), m(n);
+  // Coordinates in [0, box], in double precision whatever T is: a float plus the shift is then
+  // exact (unless the float is nonzero and below 2^-29 of the box), so reading a single-
+  // precision snapshot back gives the positions to the last bit.
+  std::vector<double> x(3 * n);
+  std::vector<T> v(3 * n), m(n);
   for (std::size_t i = 0; i < n; ++i) {
     const auto& p = bodies.pos_mass[i];
     const auto& q = bodies.vel[i];
-    x[3 * i] = p.x, x[3 * i + 1] = p.y, x[3 * i + 2] = p.z;
+    x[3 * i] = double(p.x) + shift, x[3 * i + 1] = double(p.y) + shift, x[3 * i + 2] = double(p.z) + shift;
     v[3 * i] = q.x, v[3 * i + 1] = q.y, v[3 * i + 2] = q.z;
     m[i] = p.w;
   }
@@ -104,9 +136,10 @@ void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const
     const io::Group& root = file.root();
     write_header(root, n_total, info.time, box, sizeof(T) == 8);
     write_units(root, info.units);
+    write_swift_groups(root);
     write_parameters(root, info);
     const io::Group pt = root.create_group(fmt::format("PartType{}", kPartType));
-    write_rows3<T>(pt, "Coordinates", x, range.begin, n_total);
+    write_rows3<double>(pt, "Coordinates", x, range.begin, n_total);
     write_rows3<T>(pt, "Velocities", v, range.begin, n_total);
     io::write_1d_checked<T>(pt, "Masses", m, range.begin, n_total);
     io::write_1d_checked<std::uint64_t>(pt, "ParticleIDs", bodies.ids, range.begin, n_total);
@@ -149,6 +182,7 @@ SnapshotData<T> read_snapshot(comm::Context& ctx, const std::filesystem::path& p
 
   // Masses: per body, or one per type in the header's MassTable.
   double table_mass = 0;
+  std::array<double, 3> shift{0, 0, 0};
   const bool has_header = root.exists("Header");
   if (has_header) {
     const io::Group h = root.open_group("Header");
@@ -157,6 +191,14 @@ SnapshotData<T> read_snapshot(comm::Context& ctx, const std::filesystem::path& p
       if (static_cast<int>(table.size()) > part_type) table_mass = table[static_cast<std::size_t>(part_type)];
     }
     if (io::has_attribute(h, "Time")) out.time = io::read_attribute<double>(h, "Time");
+    // SWIFT's Shift (tessera's snapshots: half the box) was added to the positions: undo it.
+    if (io::has_attribute(h, "Shift")) {
+      const auto s = io::read_attribute<std::vector<double>>(h, "Shift");
+      if (s.size() != 3 || !std::isfinite(s[0]) || !std::isfinite(s[1]) || !std::isfinite(s[2]))
+        throw InputError(fmt::format("{}: /Header Shift in snapshot {} has {} values, expected 3 finite numbers",
+                                     where, file_name, s.size()));
+      shift = {s[0], s[1], s[2]};
+    }
   }
   const bool per_body_mass = pt.exists("Masses");
   if (!per_body_mass && table_mass <= 0)
@@ -165,7 +207,9 @@ SnapshotData<T> read_snapshot(comm::Context& ctx, const std::filesystem::path& p
 
   out.range = block_range(out.n_total, ctx.size(), ctx.rank());
   const Range r = out.range;
-  const std::vector<T> x = read_rows3<T>(pt, "Coordinates", r.begin, r.count);
+  // Positions in double, less the shift, then T: exact for what write_snapshot wrote from floats.
+  std::vector<double> x = read_rows3<double>(pt, "Coordinates", r.begin, r.count);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] -= shift[i % 3];
   const std::vector<T> v = read_rows3<T>(pt, "Velocities", r.begin, r.count);
   const std::vector<T> m = per_body_mass ? read_1d_as<T>(pt, "Masses", r.begin, r.count)
                                          : std::vector<T>(static_cast<std::size_t>(r.count), static_cast<T>(table_mass));
@@ -178,7 +222,7 @@ SnapshotData<T> read_snapshot(comm::Context& ctx, const std::filesystem::path& p
   }
   out.bodies.resize(static_cast<std::size_t>(r.count));
   for (std::int64_t i = 0; i < r.count; ++i) {
-    out.bodies.pos_mass[i] = Vec4<T>{x[3 * i], x[3 * i + 1], x[3 * i + 2], m[i]};
+    out.bodies.pos_mass[i] = Vec4<T>{T(x[3 * i]), T(x[3 * i + 1]), T(x[3 * i + 2]), m[i]};
     out.bodies.vel[i] = Vec4<T>{v[3 * i], v[3 * i + 1], v[3 * i + 2], T(0)};
     out.bodies.acc[i] = Vec4<T>{0, 0, 0, 0};
     out.bodies.ids[i] = ids[i];

@@ -1,14 +1,22 @@
 #pragma once
-// Snapshots in the GADGET-4 / SWIFT HDF5 layout, which yt (GadgetHDF5Dataset) and pynbody
-// load, and which ic = "file" reads back:
-//   /Header      attributes NumPart_ThisFile, NumPart_Total, NumPart_Total_HighWord, MassTable,
-//                Time, Redshift, BoxSize, NumFilesPerSnapshot, Dimension, Omega0,
-//                OmegaLambda, HubbleParam, Flag_* (Flag_DoublePrecision set for double runs)
-//   /PartType1   Coordinates (N, 3), Velocities (N, 3), Masses (N), ParticleIDs (N, uint64)
-//   /Units       the unit system in cgs (GADGET and SWIFT attribute names)
+// Snapshots in the SWIFT HDF5 layout (GADGET-4's names where the two agree), which yt loads
+// with no arguments (SwiftDataset: units from /Units, domain [0, BoxSize]^3) and which
+// ic = "file" reads back:
+//   /Header      attributes Code ("SWIFT"), RunName, Shift, NumPart_ThisFile, NumPart_Total,
+//                NumPart_Total_HighWord, MassTable, Time, Redshift, Scale-factor, BoxSize (3),
+//                NumFilesPerSnapshot, Dimension, Omega0, OmegaLambda, HubbleParam, Flag_*
+//                (Flag_DoublePrecision set for double runs)
+//   /PartType1   Coordinates (N, 3, float64, in [0, BoxSize]), Velocities (N, 3), Masses (N),
+//                ParticleIDs (N, uint64)
+//   /Units, /InternalCodeUnits   the unit system in cgs (SWIFT and GADGET attribute names),
+//                consistent with G (units.hpp)
+//   /RuntimePars, /Policy, /Cosmology, /HydroScheme, /SubgridScheme   SWIFT's run flags: not
+//                periodic, not cosmological, gravity only
 //   /Parameters  the resolved deck (attribute tessera_deck), G and eps
-// Bodies are isolated (no periodic box): BoxSize is the edge of a cube centred on the origin
-// that holds every body, a power of two (yt: pass bounding_box, see docs/nbody.md).
+// Bodies are isolated (no periodic box) and centred near the origin: BoxSize is the edge of a
+// cube centred on the origin that holds every body, a power of two, and the positions are
+// written shifted by half of it (Shift = BoxSize / 2 on each axis), so they lie in the box
+// yt assumes. read_snapshot subtracts any /Header Shift.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -43,7 +51,8 @@ struct SnapshotData {
   HostBodies<T> bodies;  // accelerations zero
 };
 
-// Collective: reads /PartType<part_type> of a snapshot, block-partitioned over the ranks.
+// Collective: reads /PartType<part_type> of a snapshot, block-partitioned over the ranks, in
+// the frame of the run that wrote it (less /Header Shift when there is one).
 // Masses come from the Masses dataset or, failing that, MassTable[part_type] > 0;
 // ParticleIDs are optional (index order). A missing file, group or dataset is an InputError
 // starting with `where` (the deck key that named the file).

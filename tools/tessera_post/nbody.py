@@ -56,6 +56,11 @@ def _bodies(f, path, part_types):
     if not isinstance(header, h5py.Group):
         raise UsageError(f"{path}: no /Header group: not {SNAP}")
     table = np.asarray(header.attrs.get("MassTable", np.zeros(6)), dtype=np.float64)
+    # SWIFT's Shift (tessera writes positions in [0, BoxSize], shifted by half the box): positions
+    # are reported in the frame the run used.
+    shift = np.asarray(header.attrs.get("Shift", np.zeros(3)), dtype=np.float64)
+    if shift.shape != (3,) or not np.all(np.isfinite(shift)):
+        raise UsageError(f"{path}: /Header Shift is {shift!r}, expected 3 finite numbers")
     total = header.attrs.get("NumPart_Total")
     high = header.attrs.get("NumPart_Total_HighWord")
     present = [k for k in range(6) if isinstance(f.get(f"PartType{k}"), h5py.Group)]
@@ -85,7 +90,7 @@ def _bodies(f, path, part_types):
             m = np.full(n, table[k])
         else:
             raise UsageError(f"{path}: /PartType{k} has no Masses and /Header MassTable[{k}] is 0")
-        xs.append(np.asarray(coords[...], dtype=np.float64))
+        xs.append(np.asarray(coords[...], dtype=np.float64) - shift)
         ms.append(m)
     return np.concatenate(xs), np.concatenate(ms), part_types, float(header.attrs.get("Time", float("nan")))
 

@@ -1,5 +1,5 @@
 """Runs a small N-body deck and opens its snapshot and diagnostics with h5py, the way a
-post-processing user (or yt's GADGET HDF5 frontend) reads them.
+post-processing user (or yt's SWIFT frontend) reads them.
 
 usage: check_snapshot.py TESSERA DECK WORKDIR
 """
@@ -29,9 +29,15 @@ with h5py.File(os.path.join(workdir, "out", "snapshot_0001.h5"), "r") as f:
     assert ids.dtype == np.uint64 and sorted(ids.tolist()) == list(range(64))
     assert np.all(np.isfinite(x)) and np.all(np.isfinite(v))
     assert abs(m.sum() - 1.0) < 1e-6
-    half = h["BoxSize"] / 2
-    assert np.all(np.abs(x) <= half), "BoxSize must enclose the bodies (centred on the origin)"
-    assert "Units" in f and "UnitLength_in_cm" in f["Units"].attrs
+    box, shift = np.asarray(h["BoxSize"]), np.asarray(h["Shift"])
+    assert h["Code"] == b"SWIFT" and box.shape == (3,) and np.all(shift == box / 2), (h["Code"], box, shift)
+    assert np.all((x > 0) & (x < box)), "the bodies must lie in the box [0, BoxSize]^3 readers assume"
+    com = (m[:, None] * (x - shift)).sum(axis=0) / m.sum()
+    assert np.all(np.abs(com) < 1e-5), f"less the Shift, the Plummer sphere's centre of mass is the origin: {com}"
+    u = f["Units"].attrs
+    L, M, T = u["Unit length in cgs (U_L)"], u["Unit mass in cgs (U_M)"], u["Unit time in cgs (U_t)"]
+    assert abs(6.67430e-8 * M * T**2 / L**3 - 1) < 1e-12, "units contradict G = 1"
+    assert u["UnitLength_in_cm"] == L and abs(u["UnitVelocity_in_cm_per_s"] * T / L - 1) < 1e-12
     assert b"[nbody]" in f["Parameters"].attrs["tessera_deck"]
 
 with h5py.File(os.path.join(workdir, "out", "diagnostics.h5"), "r") as f:

@@ -1,6 +1,7 @@
 // The pieces on one rank: the pair formula against hand-computed values, the OpenMP kernel
 // against the long-double reference (blocks, accumulation, kick), the kernel-shape choice,
 // the random streams and the statistics of the generated initial conditions.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -200,6 +201,85 @@ TEST(NbodyParams, DeckKernelChoice) {
   EXPECT_EQ(old.group, 128);
   EXPECT_THROW(kernel_of("[nbody.cuda]\nbodies_per_thread = 8\n"), InputError);  // tiled: 1, 2 or 4
   EXPECT_THROW(kernel_of("[nbody.cuda]\nkernel = \"fast\"\n"), std::exception);  // the loader's collective error
+}
+
+// [nbody.units]: G in the resolved units is the deck's G (G_cgs M T^2 / L^3), whichever two
+// keys are given; none: 1 kpc and 1e10 Msun (207.4 km/s); a third key that disagrees is refused
+// with its name; G = 0 ties nothing but velocity = length / time.
+TEST(NbodyParams, UnitsAreConsistentWithG) {
+  nt::TempDir dir;
+  const auto units_of = [&](const std::string& tables) {
+    const auto d = nt::load_deck(dir / "u.toml", nt::deck_text(dir / "out", 1, "[nbody]\nn = 10\n" + tables));
+    return params_from_deck(d).units;
+  };
+  const auto G_of = [](const UnitParams& u) {
+    return kGravityCgs * u.mass_in_g * u.time_in_s * u.time_in_s / std::pow(u.length_in_cm, 3);
+  };
+  const UnitParams def = units_of("");
+  EXPECT_DOUBLE_EQ(def.length_in_cm, 3.0856775814913673e21);
+  EXPECT_DOUBLE_EQ(def.mass_in_g, 1.98841e43);
+  EXPECT_NEAR(def.velocity_in_cm_per_s, 2.0739e7, 1e3);  // 207.39 km/s
+  EXPECT_NEAR(def.time_in_s / 3.15576e13, 4.714, 1e-3);   // Myr
+  EXPECT_NEAR(G_of(def), 1.0, 1e-12);
+  EXPECT_NEAR(def.length_in_cm / def.time_in_s, def.velocity_in_cm_per_s, 1e-9 * def.velocity_in_cm_per_s);
+  EXPECT_NEAR(G_of(UnitParams{}), 1.0, 1e-12);  // what snapshots written outside a run carry
+
+  // Every pair of the four keys gives the same system; a single key takes the default length
+  // (or, for the length, the default mass).
+  const double L = 3.0856775814913673e18, V = 1e5;  // 1 pc, 1 km/s
+  const UnitParams lv = units_of("[nbody.units]\nlength_in_cm = 3.0856775814913673e18\nvelocity_in_cm_per_s = 1e5\n");
+  EXPECT_DOUBLE_EQ(lv.length_in_cm, L);
+  EXPECT_DOUBLE_EQ(lv.velocity_in_cm_per_s, V);
+  EXPECT_NEAR(lv.mass_in_g, L * V * V / kGravityCgs, 1e-12 * lv.mass_in_g);  // 232.5 Msun
+  EXPECT_NEAR(G_of(lv), 1.0, 1e-12);
+  const auto text = [](double x) { return fmt::format("{:.17g}", x); };
+  const std::string keys[4] = {"length_in_cm", "mass_in_g", "velocity_in_cm_per_s", "time_in_s"};
+  const double values[4] = {lv.length_in_cm, lv.mass_in_g, lv.velocity_in_cm_per_s, lv.time_in_s};
+  for (int a = 0; a < 4; ++a)
+    for (int b = a + 1; b < 4; ++b) {
+      const UnitParams u = units_of("[nbody.units]\n" + keys[a] + " = " + text(values[a]) + "\n" + keys[b] + " = " +
+                                    text(values[b]) + "\n");
+      SCOPED_TRACE(keys[a] + ", " + keys[b]);
+      EXPECT_NEAR(u.length_in_cm, L, 1e-12 * L);
+      EXPECT_NEAR(u.mass_in_g, lv.mass_in_g, 1e-12 * lv.mass_in_g);
+      EXPECT_NEAR(u.velocity_in_cm_per_s, V, 1e-12 * V);
+      EXPECT_NEAR(u.time_in_s, lv.time_in_s, 1e-12 * lv.time_in_s);
+    }
+  const UnitParams only_v = units_of("[nbody.units]\nvelocity_in_cm_per_s = 1e5\n");
+  EXPECT_DOUBLE_EQ(only_v.length_in_cm, def.length_in_cm);
+  EXPECT_NEAR(G_of(only_v), 1.0, 1e-12);
+  const UnitParams only_l = units_of("[nbody.units]\nlength_in_cm = 3.0856775814913673e18\n");
+  EXPECT_DOUBLE_EQ(only_l.mass_in_g, def.mass_in_g);
+  EXPECT_NEAR(G_of(only_l), 1.0, 1e-12);
+
+  // Another G: kpc, km/s and G = 4.30092e-6 kpc (km/s)^2 / Msun make the mass unit 1 Msun.
+  const UnitParams astro =
+      units_of("G = 4.30092e-6\n[nbody.units]\nlength_in_cm = 3.0856775814913673e21\nvelocity_in_cm_per_s = 1e5\n");
+  EXPECT_NEAR(astro.mass_in_g / kSolarMassInG, 1.0, 1e-5);
+  EXPECT_NEAR(G_of(astro), 4.30092e-6, 1e-17);
+
+  // Three keys: accepted when they agree within 1e-3 (207.4 km/s for 207.387), else refused
+  // naming the third key.
+  EXPECT_NO_THROW(units_of("[nbody.units]\nlength_in_cm = 3.0857e21\nmass_in_g = 1.98841e43\n"
+                           "velocity_in_cm_per_s = 2.074e7\n"));
+  try {
+    units_of("[nbody.units]\nlength_in_cm = 1.0\nmass_in_g = 1.0\nvelocity_in_cm_per_s = 1.0\n");
+    ADD_FAILURE() << "cm, g and cm/s with G = 1 were accepted";
+  } catch (const InputError& e) {
+    const std::string m = e.what();
+    EXPECT_NE(m.find("u.toml:"), std::string::npos) << m;
+    EXPECT_NE(m.find("nbody.units.velocity_in_cm_per_s = 1 contradicts"), std::string::npos) << m;
+    EXPECT_NE(m.find("make it 0.000258"), std::string::npos) << m;  // sqrt(6.6743e-8)
+  }
+  EXPECT_THROW(units_of("[nbody.units]\nvelocity_in_cm_per_s = 1e5\ntime_in_s = 1e10\nmass_in_g = 1e33\n"),
+               InputError);
+
+  // G = 0: no tie between the mass and the rest; velocity = length / time still holds.
+  const UnitParams free = units_of("G = 0.0\n[nbody.units]\nlength_in_cm = 1e20\nmass_in_g = 1.0\ntime_in_s = 1e15\n");
+  EXPECT_DOUBLE_EQ(free.mass_in_g, 1.0);
+  EXPECT_DOUBLE_EQ(free.velocity_in_cm_per_s, 1e5);
+  EXPECT_THROW(units_of("G = 0.0\n[nbody.units]\nlength_in_cm = 1e20\nvelocity_in_cm_per_s = 1e5\ntime_in_s = 1e14\n"),
+               InputError);
 }
 
 // The split kernel: every compiled shape is accepted, a request picks the first compiled shape

@@ -1,7 +1,9 @@
 // Whole runs through the run loop on P ranks: a restart equals the uninterrupted run bit for
 // bit (state and diagnostics), a snapshot read back with ic = "file" continues exactly, and
-// the snapshot's header says what yt and pynbody need.
+// the snapshot's header says what yt needs (SWIFT's layout, positions in the box, units).
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include "io/checkpoint.hpp"
 #include "io/h5.hpp"
@@ -97,7 +99,7 @@ TEST(NbodyRun, SnapshotRoundTripContinuesExactly) {
   }
 }
 
-TEST(NbodyRun, SnapshotHeaderIsGadgetStyle) {
+TEST(NbodyRun, SnapshotHeaderIsSwiftStyle) {
   nt::TempDir dir;
   const auto deck = nt::load_deck(dir / "deck.toml",
                                     nt::deck_text(dir / "out", 2, "[nbody]\nn = 33\nprecision = \"double\"\n"));
@@ -114,14 +116,47 @@ TEST(NbodyRun, SnapshotHeaderIsGadgetStyle) {
   EXPECT_EQ(io::read_attribute<std::int32_t>(h, "NumFilesPerSnapshot"), 1);
   EXPECT_EQ(io::read_attribute<std::int32_t>(h, "Flag_DoublePrecision"), 1);
   EXPECT_DOUBLE_EQ(io::read_attribute<double>(h, "Time"), 0.02);
-  EXPECT_GT(io::read_attribute<double>(h, "BoxSize"), 0.0);
+  // SWIFT's layout, which yt loads with no arguments: the box [0, BoxSize]^3 on each axis,
+  // the positions shifted into it by Shift = BoxSize / 2, the units from /Units.
+  EXPECT_EQ(io::read_attribute<std::string>(h, "Code"), "SWIFT");
+  const auto box = io::read_attribute<std::vector<double>>(h, "BoxSize");
+  ASSERT_EQ(box.size(), 3u);
+  EXPECT_GT(box[0], 0.0);
+  EXPECT_EQ(box[0], box[1]);
+  EXPECT_EQ(box[0], box[2]);
+  EXPECT_EQ(io::read_attribute<std::vector<double>>(h, "Shift"), std::vector<double>(3, box[0] / 2));
   const io::Group pt = f.root().open_group("PartType1");
   EXPECT_EQ(io::dataset_extent(pt, "Coordinates"), (std::vector<std::int64_t>{33, 3}));
   EXPECT_EQ(io::dataset_element_type(pt, "Coordinates"), io::ElementType::float64);
   EXPECT_EQ(io::dataset_element_type(pt, "ParticleIDs"), io::ElementType::uint64);
+  const std::vector<double> x = io::read_rows<double>(pt, "Coordinates", 0, 33, 3);
+  double lo = box[0], hi = 0, sum = 0;
+  for (double c : x) lo = std::min(lo, c), hi = std::max(hi, c), sum += c;
+  EXPECT_GT(lo, 0.0);
+  EXPECT_LT(hi, box[0]);
+  EXPECT_NEAR(sum / double(x.size()), box[0] / 2, 0.05 * box[0]);  // a Plummer sphere about the centre
+  // ... and tessera's reader gives the run's own frame back: the centre of mass at the origin.
+  const auto back = nt::read_snap<double>(dir / "out" / "snapshot_0000.h5");
+  double com[3] = {0, 0, 0}, local_mass = 0;
+  for (const auto& p : back.bodies.pos_mass) com[0] += p.w * p.x, com[1] += p.w * p.y, com[2] += p.w * p.z, local_mass += p.w;
+  const double mass = comm::allreduce(context(), local_mass, comm::Op::sum);
+  for (double& c : com) c = comm::allreduce(context(), c, comm::Op::sum) / mass;
+  EXPECT_NEAR(com[0], 0.0, 1e-9);
+  EXPECT_NEAR(com[1], 0.0, 1e-9);
+  EXPECT_NEAR(com[2], 0.0, 1e-9);
   const io::Group params = f.root().open_group("Parameters");
   EXPECT_NE(io::read_attribute<std::string>(params, "tessera_deck").find("n = 33"), std::string::npos);
-  EXPECT_TRUE(f.root().exists("Units"));
+  // The default units: 1 kpc, 1e10 Msun and, G being 1, their velocity and time.
+  const io::Group u = f.root().open_group("Units");
+  const double L = io::read_attribute<double>(u, "Unit length in cgs (U_L)");
+  const double M = io::read_attribute<double>(u, "Unit mass in cgs (U_M)");
+  const double T = io::read_attribute<double>(u, "Unit time in cgs (U_t)");
+  EXPECT_DOUBLE_EQ(L, kKpcInCm);
+  EXPECT_DOUBLE_EQ(M, 1e10 * kSolarMassInG);
+  EXPECT_NEAR(kGravityCgs * M * T * T / (L * L * L), 1.0, 1e-12);
+  EXPECT_NEAR(io::read_attribute<double>(u, "UnitVelocity_in_cm_per_s"), L / T, 1e-9 * L / T);
+  for (const char* group : {"RuntimePars", "Policy", "HydroScheme", "SubgridScheme", "InternalCodeUnits"})
+    EXPECT_TRUE(f.root().exists(group)) << group;
 }
 
 TEST(NbodyRun, DifferentSeedsGiveDifferentBodies) {
