@@ -38,7 +38,7 @@ if("nbody" IN_LIST TESSERA_SOLVERS)
                        EXPECT_CODE 2 EXPECT_REGEX "--set run.stepz=3.*did you mean 'steps'" MAX_SECONDS 20)
 endif()
 # docs/deck-reference.md is `tessera keys` with every solver: it must not drift from the schema.
-if(TESSERA_SOLVERS STREQUAL "nbody;fdtd;scan;bfs")
+if(TESSERA_SOLVERS STREQUAL TESSERA_ALL_SOLVERS)
   add_test(NAME cli_deck_reference
            COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:tessera>|keys" -DFILE=${PROJECT_SOURCE_DIR}/docs/deck-reference.md
                    "-DHINT=regenerate it with: build/bin/tessera keys > docs/deck-reference.md"
