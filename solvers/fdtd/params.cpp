@@ -261,7 +261,7 @@ void read_volumes(const deck::Config& d, Model& m) {
   };
   const auto volumes = d.get_table_array("fdtd.volume");
   if (volumes.empty()) {
-    add({"fields", {kEx, kEy, kEz, kHx, kHy, kHz}, {{0, 0, 0}, m.cells}, {1, 1, 1}}, "");
+    add({"fields", {kEx, kEy, kEz, kHx, kHy, kHz}, {{0, 0, 0}, m.cells}, {1, 1, 1}, false}, "");
     return;
   }
   for (const deck::Config& e : volumes) {
@@ -291,8 +291,17 @@ void read_volumes(const deck::Config& d, Model& m) {
     }
     const auto& stride = e.get_int_array("stride");
     for (int a = 0; a < 3; ++a) v.stride[a] = stride[a];
+    v.collocated = e.get_bool("collocated");
     add(std::move(v), e.where("name"));
   }
+  // A staggered volume also writes <name>_<component>.xmf: no other volume may be called so.
+  for (const VolumeSpec& v : m.volumes)
+    for (std::size_t j = 0; j < m.volumes.size(); ++j)
+      for (int c : v.components)
+        if (!v.collocated && m.volumes[j].name == v.name + "_" + kComponentName[c])
+          throw InputError(fmt::format("{}: field output name \"{}\" is taken by the per-component XDMF file of "
+                                       "the output \"{}\" ({}.xmf); choose another name",
+                                       volumes[j].where("name"), m.volumes[j].name, v.name, m.volumes[j].name));
 }
 
 }  // namespace
@@ -337,6 +346,14 @@ std::array<double, 3> Shape::upper() const {
 Index3 VolumeSpec::samples() const {
   Index3 s;
   for (int a = 0; a < 3; ++a) s[a] = (region.extent(a) + stride[a] - 1) / stride[a];
+  return s;
+}
+
+Index3 VolumeSpec::samples(int component, const Index3& cells) const {
+  Index3 s = samples();
+  const auto offset = staggering(component);
+  for (int a = 0; a < 3; ++a)
+    if (offset[a] == 0 && region.hi[a] == cells[a] && region.extent(a) > 1 && region.extent(a) % stride[a] == 0) ++s[a];
   return s;
 }
 

@@ -69,8 +69,16 @@ struct VolumeSpec {
   std::vector<int> components;
   Box region;  // global cells
   Index3 stride{1, 1, 1};
+  // Cell-centred vectors E and H (those of which `components` names any) on one grid, instead
+  // of each component on its own Yee nodes.
+  bool collocated = false;
   // Samples along each axis: cells region.lo + m * stride, m < samples.
   Index3 samples() const;
+  // The nodes of `component` written by a staggered output: samples(), plus the node on the
+  // high wall of the domain (global index cells[a]) along each axis where the component has
+  // nodes on the walls (Yee offset 0 along it, e.g. Ez along x and y), the region reaches that
+  // wall and is more than one cell thick (a plane keeps one sample), and the stride lands on it.
+  Index3 samples(int component, const Index3& cells) const;
 };
 
 struct Model {

@@ -66,7 +66,11 @@ deck::Schema schema() {
       .float_array("min", "lower corner of the region (default: the domain)").length(3).unit("m").optional()
       .float_array("max", "upper corner (equal to min along an axis: a plane)").length(3).unit("m").optional()
       .integer_array("stride", "write every n-th cell along x, y, z").length(3).min(1)
-      .default_value(deck::IntArray{1, 1, 1});
+      .default_value(deck::IntArray{1, 1, 1})
+      .boolean("collocated",
+               "false: each component on its own Yee nodes; true: cell-centred vectors E and H (of the fields "
+               "that components names) on one grid")
+      .default_value(false);
   return s;
 }
 

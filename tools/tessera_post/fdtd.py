@@ -20,21 +20,31 @@ def slice_(args):
     if comp not in COMPONENTS:
         raise UsageError(f"--component {comp}: not a field component (one of {' '.join(COMPONENTS)})")
     with open_h5(args.fields, FIELDS) as f:
+        # A staggered file holds components on their Yee nodes; a collocated one (fdtd.volume
+        # collocated = true) the vectors E and H, (nz, ny, nx, 3), at the cell centres.
         present = [c for c in COMPONENTS if c in f]
-        if not present or "cell_size" not in f.attrs:
+        vectors = [v for v in ("E", "H") if v in f and f[v].ndim == 4 and f[v].shape[3] == 3]
+        held = present + [v + "xyz"[i] for v in vectors for i in range(3)]
+        if not held or "cell_size" not in f.attrs:
             raise UsageError(f"{args.fields}: no field component datasets or no 'cell_size' attribute: not {FIELDS}")
-        if comp not in present:
-            raise UsageError(f"{args.fields}: no component {comp} in this file (it holds {' '.join(present)})")
-        ds = f[comp]
-        if ds.ndim != 3:
-            raise UsageError(f"{args.fields}: /{comp} has shape {ds.shape}, expected (nz, ny, nx)")
+        if comp not in held:
+            raise UsageError(f"{args.fields}: no component {comp} in this file (it holds "
+                             f"{' '.join(present + [v + ' (vector)' for v in vectors])})")
+        if comp in present:
+            ds, pick, offset = f[comp], (), OFFSET[comp]
+            if ds.ndim != 3:
+                raise UsageError(f"{args.fields}: /{comp} has shape {ds.shape}, expected (nz, ny, nx)")
+        else:
+            ds, pick, offset = f[comp[0]], ("xyz".index(comp[1]),), (0.5, 0.5, 0.5)
         a = "xyz".index(args.axis)
         first = [int(v) for v in f.attrs.get("first_cell", [0, 0, 0])]
         stride = [int(v) for v in f.attrs.get("stride", [1, 1, 1])]
         cell = [float(v) for v in f.attrs["cell_size"]]
         time = float(f.attrs.get("time_h" if comp.startswith("H") else "time", float("nan")))
         step = int(f.attrs.get("step", -1))
-        count = ds.shape[::-1]  # (nx, ny, nz)
+        count = ds.shape[2::-1]  # (nx, ny, nz)
+        # Node m along an axis is cell first + m * stride (the last one may be the node on the
+        # high wall of the domain, one past the last cell).
         cells = [first[i] + stride[i] * np.arange(count[i]) for i in range(3)]
         valid = cells[a]
         k = args.index if args.index is not None else int(valid[len(valid) // 2])
@@ -45,14 +55,15 @@ def slice_(args):
         local = int(where[0])
         sel = [slice(None)] * 3
         sel[2 - a] = local  # HDF5 order is (z, y, x)
-        plane = np.asarray(ds[tuple(sel)], dtype=np.float64)  # rows: the slower remaining axis
+        plane = np.asarray(ds[tuple(sel) + pick], dtype=np.float64)  # rows: the slower remaining axis
     u, v = [i for i in range(3) if i != a]
     unit = "V/m" if comp.startswith("E") else "A/m"
     rms = float(np.sqrt(np.mean(plane ** 2))) if plane.size else 0.0
-    pos = (k + OFFSET[comp][a]) * cell[a]
+    pos = (k + offset[a]) * cell[a]
     print(f"{os.path.basename(args.fields)}: step {step}, t = {time:.6g} s")
     print(f"{comp} at {args.axis} index {k} ({args.axis} = {1e3 * pos:.6g} mm): "
-          f"{plane.shape[1]} x {plane.shape[0]} values ({'xyz'[u]} x {'xyz'[v]})")
+          f"{plane.shape[1]} x {plane.shape[0]} values ({'xyz'[u]} x {'xyz'[v]})"
+          + ("" if comp in present else f", cell centres (from {comp[0]})"))
     print(f"min = {plane.min():.6g} {unit}, max = {plane.max():.6g} {unit}, rms = {rms:.6g} {unit}")
 
     plt = pyplot()
@@ -60,8 +71,8 @@ def slice_(args):
     lim = float(np.abs(plane).max()) or 1.0
     ext = []
     for i in (u, v):
-        lo = (cells[i][0] + OFFSET[comp][i] - 0.5 * stride[i]) * cell[i] * 1e3
-        hi = (cells[i][-1] + OFFSET[comp][i] + 0.5 * stride[i]) * cell[i] * 1e3
+        lo = (cells[i][0] + offset[i] - 0.5 * stride[i]) * cell[i] * 1e3
+        hi = (cells[i][-1] + offset[i] + 0.5 * stride[i]) * cell[i] * 1e3
         ext += [lo, hi]
     im = ax.imshow(plane, origin="lower", cmap="RdBu_r", vmin=-lim, vmax=lim, extent=ext,
                    interpolation="nearest", aspect="equal")
@@ -216,9 +227,11 @@ def energy(args):
 def register(sub):
     p = sub.add_parser("fdtd-slice", help="fdtd: one plane of a field component (min, max, rms, image)")
     p.add_argument("fields", metavar="FIELD_H5")
-    p.add_argument("--component", default="Ez", help="Ex Ey Ez Hx Hy Hz (default Ez)")
+    p.add_argument("--component", default="Ez",
+                   help="Ex Ey Ez Hx Hy Hz (default Ez; of a collocated file: a component of its E or H)")
     p.add_argument("--axis", choices=["x", "y", "z"], default="z", help="normal of the plane (default z)")
-    p.add_argument("--index", type=int, help="global cell index along the axis (default: the middle)")
+    p.add_argument("--index", type=int,
+                   help="global cell index along the axis (the number of cells: the high wall; default: the middle)")
     p.add_argument("-o", "--output", default="slice.png")
     p.set_defaults(run=slice_)
     p = sub.add_parser("fdtd-probes", help="fdtd: probe signals, spectra and resonance peaks (probes.h5)")

@@ -265,21 +265,80 @@ TEST(FdtdModel, OverlapSplitCoversTheBoxOnce) {
     }
 }
 
-TEST(FdtdModel, XdmfPlacesComponentsAtTheirYeeNodes) {
+TEST(FdtdModel, VolumeNodesReachTheHighWalls) {
+  // 10 x 8 x 6 cells; the whole grid: each component has one more node along the axes where
+  // its nodes lie on the walls (Yee offset 0), the node on the high wall.
+  VolumeSpec v{"f", {kEx, kEy, kEz, kHx, kHy, kHz}, {{0, 0, 0}, {10, 8, 6}}, {1, 1, 1}, false};
+  const Index3 cells{10, 8, 6};
+  EXPECT_EQ(v.samples(), (Index3{10, 8, 6}));
+  EXPECT_EQ(v.samples(kEx, cells), (Index3{10, 9, 7}));
+  EXPECT_EQ(v.samples(kEy, cells), (Index3{11, 8, 7}));
+  EXPECT_EQ(v.samples(kEz, cells), (Index3{11, 9, 6}));
+  EXPECT_EQ(v.samples(kHx, cells), (Index3{11, 8, 6}));
+  EXPECT_EQ(v.samples(kHy, cells), (Index3{10, 9, 6}));
+  EXPECT_EQ(v.samples(kHz, cells), (Index3{10, 8, 7}));
+  // A region short of the high wall along x, a plane (one cell thick) at the wall along z, and
+  // a stride that lands on the y wall (8 = 2 x 4) ...
+  v.region = {{2, 0, 5}, {9, 8, 6}};
+  v.stride = {1, 2, 1};
+  EXPECT_EQ(v.samples(kEz, cells), (Index3{7, 5, 1}));
+  EXPECT_EQ(v.samples(kEx, cells), (Index3{7, 5, 1}));
+  // ... or misses it (x: 0 3 6 9, y: 0 3 6; the walls at 10 and 8 are not on the stride).
+  v.region = {{0, 0, 0}, {10, 8, 6}};
+  v.stride = {3, 3, 1};
+  EXPECT_EQ(v.samples(kEz, cells), (Index3{4, 3, 6}));
+  v.stride = {5, 4, 3};
+  EXPECT_EQ(v.samples(kEz, cells), (Index3{3, 3, 2}));  // x: 0 5 10; y: 0 4 8; z: 0 3
+}
+
+TEST(FdtdModel, CollocatedVolumeKey) {
+  const Model m = load("[fdtd]\ncells = [10, 8, 6]\n[[fdtd.volume]]\nname = \"c\"\ncollocated = true\n"
+                       "[[fdtd.volume]]\nname = \"s\"\ncomponents = \"Ez\"\n");
+  ASSERT_EQ(m.volumes.size(), 2u);
+  EXPECT_TRUE(m.volumes[0].collocated);
+  EXPECT_FALSE(m.volumes[1].collocated);
+  EXPECT_FALSE(load("[fdtd]\n").volumes[0].collocated);
+  // A name that a staggered volume's per-component XDMF file takes.
+  EXPECT_HAS(error_of("[fdtd]\n[[fdtd.volume]]\nname = \"f\"\ncomponents = \"Ez Hx\"\n[[fdtd.volume]]\n"
+                      "name = \"f_Hx\"\n"),
+             "test.toml:6: field output name \"f_Hx\" is taken by the per-component XDMF file of the output \"f\"");
+}
+
+TEST(FdtdModel, XdmfNamesAGridPerComponent) {
   XdmfSeries s;
   s.name = "fields";
-  s.components = {kEx, kHz};
-  s.samples = {4, 3, 2};
-  s.cell_size = {1e-3, 2e-3, 4e-3};
-  s.first_cell = {2, 0, 1};
-  s.stride = {1, 1, 1};
+  XdmfGrid ex{"Ex", {4, 3, 2}, {2.5e-3, 0, 4e-3}, {1e-3, 2e-3, 4e-3}, {{"Ex", 1}}, {{"time", 0.0}}};
+  XdmfGrid hz{"Hz", {4, 4, 3}, {2.5e-3, 1e-3, 4e-3}, {1e-3, 2e-3, 4e-3}, {{"Hz", 1}}, {{"time", -0.5e-12}}};
+  s.grids = {ex, hz};
   s.steps = {{0, 0.0, "fields_00000000.h5"}, {10, 1e-11, "fields_00000010.h5"}};
   const std::string x = xdmf_text(s);
-  EXPECT_HAS(x, "CollectionType=\"Temporal\"");
-  EXPECT_HAS(x, "<Time Value=\"1e-11\"/>");
+  // One temporal collection per component, named after it, holding grids of the same name.
+  EXPECT_HAS(x, "<Grid Name=\"Ex\" GridType=\"Collection\" CollectionType=\"Temporal\">\n   <Grid Name=\"Ex\" "
+                "GridType=\"Uniform\">\n    <Time Value=\"0\"/>");
+  EXPECT_HAS(x, "<Grid Name=\"Hz\" GridType=\"Collection\" CollectionType=\"Temporal\">\n   <Grid Name=\"Hz\" "
+                "GridType=\"Uniform\">\n    <Time Value=\"0\"/>");
+  EXPECT_EQ(x.find("Spatial"), std::string::npos);
+  // Each grid its own points and origin (listed z y x), every grid under the output time...
   EXPECT_HAS(x, "Dimensions=\"2 3 4\"");
-  EXPECT_HAS(x, "fields_00000010.h5:/Hz");
-  // Ex at ((2 + 1/2) dx, 0, 1 dz); Hz at ((2 + 1/2) dx, dy / 2, dz): origins listed z y x.
+  EXPECT_HAS(x, "Dimensions=\"3 4 4\"");
   EXPECT_HAS(x, ">0.004 0 0.0025<");
   EXPECT_HAS(x, ">0.004 0.001 0.0025<");
+  EXPECT_HAS(x, "<Time Value=\"1e-11\"/>");
+  EXPECT_HAS(x, "fields_00000010.h5:/Hz");
+  // ... and its own time and the step as field data.
+  EXPECT_HAS(x, "<Attribute Name=\"time\" AttributeType=\"Scalar\" Center=\"Grid\">\n     <DataItem Dimensions=\"1\" "
+                "NumberType=\"Float\" Precision=\"8\" Format=\"XML\">9.5e-12</DataItem>");
+  EXPECT_HAS(x, "NumberType=\"Int\" Precision=\"8\" Format=\"XML\">10</DataItem>");
+  // The per-grid file: H under its own times.
+  const std::string h = xdmf_grid_text(s, 1);
+  EXPECT_HAS(h, "<Time Value=\"-5e-13\"/>");
+  EXPECT_HAS(h, "<Time Value=\"9.5e-12\"/>");
+  EXPECT_EQ(h.find("\"Ex\""), std::string::npos);
+  EXPECT_HAS(xdmf_grid_text(s, 0), "<Time Value=\"1e-11\"/>");
+  // A collocated grid: vectors (nz, ny, nx, 3).
+  s.grids = {{"c", {4, 3, 2}, {0, 0, 0}, {1, 1, 1}, {{"E", 3}, {"H", 3}}, {{"time", 0.0}, {"time_h", -0.5e-12}}}};
+  const std::string c = xdmf_text(s);
+  EXPECT_HAS(c, "<Attribute Name=\"E\" AttributeType=\"Vector\" Center=\"Node\">\n     <DataItem Dimensions=\"2 3 4 3\"");
+  EXPECT_HAS(c, "fields_00000010.h5:/H</DataItem>");
+  EXPECT_HAS(c, "<Attribute Name=\"time_h\"");
 }

@@ -21,6 +21,16 @@ using tessera::test::context;
 
 namespace {
 
+// A whole dataset: n = (nx, ny, nz) points, `width` values per point, x fastest.
+struct Field {
+  io::Index3 n{};
+  int width = 1;
+  std::vector<float> values;
+  float at(std::int64_t i, std::int64_t j, std::int64_t k, int c = 0) const {
+    return values[static_cast<std::size_t>(((k * n[1] + j) * n[0] + i) * width + c)];
+  }
+};
+
 const char* kDeck = R"(
 [run]
 solver = "fdtd"
@@ -83,6 +93,9 @@ components = "Ez Hy"
 min = [0, 0, 8e-3]
 max = [12e-3, 10e-3, 8e-3]
 stride = [2, 3, 1]
+[[fdtd.volume]]
+name = "centred"
+collocated = true
 )";
 
 struct FdtdRun : ::testing::Test {
@@ -117,17 +130,26 @@ struct FdtdRun : ::testing::Test {
   }
   std::filesystem::path out() const { return root / "out"; }
 
-  // Every dataset of a fields file, as read by every rank (whole arrays).
-  std::map<std::string, std::vector<float>> read_fields(const std::filesystem::path& file,
-                                                        const std::vector<std::string>& names) {
-    std::map<std::string, std::vector<float>> r;
+  // Every dataset of a fields file, as read by every rank (whole arrays): (nz, ny, nx) scalars
+  // or (nz, ny, nx, 3) vectors.
+  std::map<std::string, Field> read_fields(const std::filesystem::path& file, const std::vector<std::string>& names) {
+    std::map<std::string, Field> r;
     io::File f = io::File::open(context(), file);
     for (const auto& name : names) {
       const auto ext = io::dataset_extent(f.root(), name);
-      EXPECT_EQ(ext.size(), 3u);
-      const io::Index3 g{ext[2], ext[1], ext[0]};
-      std::vector<float> v(static_cast<std::size_t>(g[0] * g[1] * g[2]));
-      io::read_3d<float>(f.root(), name, v, {g, {0, 0, 0}, g}, io::Strided3::dense(g));
+      EXPECT_TRUE(ext.size() == 3u || (ext.size() == 4u && ext[3] == 3)) << name;
+      Field v;
+      v.n = {ext[2], ext[1], ext[0]};
+      v.width = ext.size() == 4u ? 3 : 1;
+      v.values.resize(static_cast<std::size_t>(v.n[0] * v.n[1] * v.n[2] * v.width));
+      io::detail::Selection sel;
+      for (auto e : ext) {
+        sel.global.push_back(static_cast<hsize_t>(e));
+        sel.start.push_back(0);
+      }
+      sel.count = sel.mem_dims = sel.global;
+      sel.mem_start = sel.start;
+      io::detail::read_selection(f.root(), name, io::ElementType::float32, v.values.data(), v.values.size(), sel);
       r[name] = std::move(v);
     }
     return r;
@@ -149,6 +171,8 @@ const std::vector<std::string> kAll{"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
 bool bitwise_equal(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
+bool bitwise_equal(const Field& a, const Field& b) { return a.n == b.n && bitwise_equal(a.values, b.values); }
+bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
@@ -158,34 +182,106 @@ TEST_F(FdtdRun, OutputsProbesAndEnergy) {
   EXPECT_EQ(s.last_step, 24);
   EXPECT_EQ(s.outputs, 3);  // 0, 12, 24
   const auto full = read_fields(out() / "fields_00000024.h5", kAll);
-  for (const auto& [name, v] : full) EXPECT_EQ(v.size(), 12u * 10 * 8) << name;
-  // The strided plane holds every 2nd x and 3rd y of layer z = 4 (the cell holding z = 8 mm).
+  // 12 x 10 x 8 cells: each component has its node on the high wall too along the axes where
+  // its nodes lie on the walls (x_high pec, y periodic, z_high cpml backed by PEC).
+  const std::map<std::string, io::Index3> dims{{"Ex", {12, 11, 9}}, {"Ey", {13, 10, 9}}, {"Ez", {13, 11, 8}},
+                                               {"Hx", {13, 10, 8}}, {"Hy", {12, 11, 8}}, {"Hz", {12, 10, 9}}};
+  for (const auto& [name, v] : full) EXPECT_EQ(v.n, dims.at(name)) << name;
+  const Field &ex = full.at("Ex"), &ey = full.at("Ey"), &ez = full.at("Ez");
+  const Field &hx = full.at("Hx"), &hy = full.at("Hy"), &hz = full.at("Hz");
+  // The periodic y wall repeats y = 0 (the node comes from the rank holding y = 0); the PEC
+  // walls hold tangential E = 0 and normal H = 0.
+  std::size_t wrapped = 0, nonzero = 0;
+  for (const Field* f : {&ex, &ez, &hy})
+    for (std::int64_t k = 0; k < f->n[2]; ++k)
+      for (std::int64_t i = 0; i < f->n[0]; ++i) {
+        wrapped += same_bits(f->at(i, 10, k), f->at(i, 0, k));
+        nonzero += f->at(i, 0, k) != 0;
+      }
+  EXPECT_EQ(wrapped, std::size_t(12 * 9 + 13 * 8 + 12 * 8));
+  EXPECT_GT(nonzero, 0u);
+  for (std::int64_t k = 0; k < 8; ++k)
+    for (std::int64_t j = 0; j < 10; ++j) {
+      EXPECT_EQ(ey.at(12, j, k), 0.0f);
+      EXPECT_EQ(ez.at(12, j, k), 0.0f);
+      EXPECT_EQ(hx.at(12, j, k), 0.0f);
+    }
+  for (std::int64_t j = 0; j < 10; ++j)
+    for (std::int64_t i = 0; i < 12; ++i) {
+      EXPECT_EQ(ex.at(i, j, 8), 0.0f);
+      EXPECT_EQ(ey.at(i, j, 8), 0.0f);
+      EXPECT_EQ(hz.at(i, j, 8), 0.0f);
+    }
+  // The strided plane holds every 2nd x (the x = 12 wall node too, for Ez) and 3rd y of layer
+  // z = 4 (the cell holding z = 8 mm).
   const auto plane = read_fields(out() / "plane_00000024.h5", {"Ez", "Hy"});
-  ASSERT_EQ(plane.at("Ez").size(), 6u * 4 * 1);
+  ASSERT_EQ(plane.at("Ez").n, (io::Index3{7, 4, 1}));
+  ASSERT_EQ(plane.at("Hy").n, (io::Index3{6, 4, 1}));
   bool any = false;
   for (int j = 0; j < 4; ++j)
-    for (int i = 0; i < 6; ++i) {
-      const float p = plane.at("Ez")[j * 6 + i];
-      const float f = full.at("Ez")[(4 * 10 + 3 * j) * 12 + 2 * i];
-      EXPECT_EQ(std::memcmp(&p, &f, 4), 0) << i << "," << j;
+    for (int i = 0; i < 7; ++i) {
+      const float p = plane.at("Ez").at(i, j, 0);
+      EXPECT_TRUE(same_bits(p, ez.at(2 * i, 3 * j, 4))) << i << "," << j;
       any = any || p != 0;
+      if (i < 6) EXPECT_TRUE(same_bits(plane.at("Hy").at(i, j, 0), hy.at(2 * i, 3 * j, 4))) << i << "," << j;
     }
   EXPECT_TRUE(any) << "the plane is all zeros";
   {
     io::File f = io::File::open(context(), out() / "plane_00000012.h5");
     EXPECT_EQ(io::read_attribute<std::int64_t>(f.root(), "step"), 12);
     EXPECT_EQ(io::read_attribute<std::vector<std::int64_t>>(f.root(), "stride"), (std::vector<std::int64_t>{2, 3, 1}));
+    // Each dataset says where its element [0, 0, 0] lies and when: Hy at (1/2, 0, 4 + 1/2)
+    // cells, half a step before E.
+    const io::Dataset hyd = f.root().open_dataset("Hy");
+    EXPECT_EQ(io::read_attribute<std::vector<double>>(hyd, "origin"), (std::vector<double>{0.5 * 1e-3, 0.0, 4.5 * 2e-3}));
+    EXPECT_EQ(io::read_attribute<std::vector<double>>(hyd, "spacing"), (std::vector<double>{2 * 1e-3, 3 * 1e-3, 1 * 2e-3}));
+    EXPECT_DOUBLE_EQ(io::read_attribute<double>(hyd, "time"), io::read_attribute<double>(f.root(), "time_h"));
   }
-  // The XDMF series lists the three outputs with the component origins.
+  // Collocated: E and H at the cell centres, each component the mean of its nodes around the
+  // centre (the wall nodes included), with the same float operations as the writer.
+  const auto centred = read_fields(out() / "centred_00000024.h5", {"E", "H"});
+  const Field &ce = centred.at("E"), &ch = centred.at("H");
+  ASSERT_EQ(ce.n, (io::Index3{12, 10, 8}));
+  ASSERT_EQ(ce.width, 3);
+  ASSERT_EQ(ch.n, (io::Index3{12, 10, 8}));
+  std::size_t matches = 0, cells = 0;
+  for (std::int64_t k = 0; k < 8; ++k)
+    for (std::int64_t j = 0; j < 10; ++j)
+      for (std::int64_t i = 0; i < 12; ++i, ++cells) {
+        const float e[3] = {
+            0.25f * ((ex.at(i, j, k) + ex.at(i, j + 1, k)) + (ex.at(i, j, k + 1) + ex.at(i, j + 1, k + 1))),
+            0.25f * ((ey.at(i, j, k) + ey.at(i + 1, j, k)) + (ey.at(i, j, k + 1) + ey.at(i + 1, j, k + 1))),
+            0.25f * ((ez.at(i, j, k) + ez.at(i + 1, j, k)) + (ez.at(i, j + 1, k) + ez.at(i + 1, j + 1, k)))};
+        const float h[3] = {0.5f * (hx.at(i, j, k) + hx.at(i + 1, j, k)), 0.5f * (hy.at(i, j, k) + hy.at(i, j + 1, k)),
+                            0.5f * (hz.at(i, j, k) + hz.at(i, j, k + 1))};
+        bool all = true;
+        for (int c = 0; c < 3; ++c) all = all && same_bits(ce.at(i, j, k, c), e[c]) && same_bits(ch.at(i, j, k, c), h[c]);
+        matches += all;
+      }
+  EXPECT_EQ(matches, cells);
+  // The XDMF series lists the three outputs; a temporal collection per component, each grid
+  // with its own points and origin; a file per component.
   if (context().rank() == 0) {
-    std::ifstream in(out() / "plane.xmf");
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string x = text.str();
+    const auto text = [&](const char* name) {
+      std::ifstream in(out() / name);
+      std::stringstream t;
+      t << in.rdbuf();
+      return t.str();
+    };
+    const std::string x = text("plane.xmf");
     for (const char* file : {"plane_00000000.h5:/Ez", "plane_00000012.h5:/Hy", "plane_00000024.h5:/Ez"})
       EXPECT_NE(x.find(file), std::string::npos) << file;
-    EXPECT_NE(x.find("Dimensions=\"1 4 6\""), std::string::npos);
+    EXPECT_NE(x.find("<Grid Name=\"Hy\" GridType=\"Collection\" CollectionType=\"Temporal\">"), std::string::npos);
+    EXPECT_NE(x.find("Dimensions=\"1 4 6\""), std::string::npos);  // Hy
+    EXPECT_NE(x.find("Dimensions=\"1 4 7\""), std::string::npos);  // Ez
     EXPECT_NE(x.find(">0.009000000000000001 0 0<"), std::string::npos) << x;  // Ez: z = (4 + 1/2) 2 mm
+    const std::string hyx = text("plane_Hy.xmf");
+    EXPECT_NE(hyx.find("plane_00000024.h5:/Hy"), std::string::npos);
+    EXPECT_EQ(hyx.find("/Ez"), std::string::npos);
+    const std::string c = text("centred.xmf");
+    EXPECT_NE(c.find("<Attribute Name=\"H\" AttributeType=\"Vector\" Center=\"Node\">"), std::string::npos) << c;
+    EXPECT_NE(c.find("Dimensions=\"8 10 12 3\""), std::string::npos);
+    EXPECT_FALSE(std::filesystem::exists(out() / "centred_E.xmf"));
   }
   // Probes: one row per step, columns named after probe and component.
   std::vector<std::string> cols;
@@ -196,7 +292,7 @@ TEST_F(FdtdRun, OutputsProbesAndEnergy) {
   ASSERT_EQ(rows.size(), 24 * cols.size());
   for (int r = 0; r < 24; ++r) EXPECT_EQ(rows[r * cols.size()], r + 1);
   // The edge probe's last sample is the output's Ez at its node (11, 9, 0 + 1/2) at step 24.
-  EXPECT_EQ(rows.back(), double(full.at("Ez")[(0 * 10 + 9) * 12 + 11]));
+  EXPECT_EQ(rows.back(), double(ez.at(11, 9, 0)));
   EXPECT_NE(rows.back(), 0.0);
   // Energy: rows at the diagnostics steps, positive once the sources have acted.
   const auto energy = read_series("energy");
@@ -210,6 +306,7 @@ TEST_F(FdtdRun, RestartOnAnotherRankGridEqualsTheUninterruptedRun) {
   const int p = context().size();
   run(deck({"fdtd.ranks=[0, 0, 0]"}));
   const auto reference = read_fields(out() / "fields_00000024.h5", kAll);
+  const auto reference_centred = read_fields(out() / "centred_00000024.h5", {"E", "H"});
   std::vector<std::string> cols;
   const auto probes = read_series("probes", &cols);
   const auto energy = read_series("energy");
@@ -222,19 +319,24 @@ TEST_F(FdtdRun, RestartOnAnotherRankGridEqualsTheUninterruptedRun) {
   EXPECT_EQ(s.last_step, 24);
   const auto restarted = read_fields(out() / "fields_00000024.h5", kAll);
   for (const auto& name : kAll) EXPECT_TRUE(bitwise_equal(reference.at(name), restarted.at(name))) << name;
+  const auto restarted_centred = read_fields(out() / "centred_00000024.h5", {"E", "H"});
+  for (const char* name : {"E", "H"})
+    EXPECT_TRUE(bitwise_equal(reference_centred.at(name), restarted_centred.at(name))) << name;
   EXPECT_EQ(read_series("probes"), probes);
   const auto energy2 = read_series("energy");
   ASSERT_EQ(energy2.size(), energy.size());
   for (std::size_t i = 0; i < energy.size(); ++i) EXPECT_NEAR(energy2[i], energy[i], 1e-9 * std::abs(energy[i]) + 1e-30);
-  // The XDMF series still lists every output once.
+  // The XDMF series still lists every output once: 3 times per component.
   if (context().rank() == 0) {
-    std::ifstream in(out() / "fields.xmf");
-    std::stringstream text;
-    text << in.rdbuf();
-    const std::string x = text.str();
-    std::size_t count = 0;
-    for (std::size_t at = x.find("<Time "); at != std::string::npos; at = x.find("<Time ", at + 1)) ++count;
-    EXPECT_EQ(count, 3u);
+    for (const auto& [file, times] : std::map<std::string, std::size_t>{{"fields.xmf", 6 * 3}, {"fields_Hz.xmf", 3}}) {
+      std::ifstream in(out() / file);
+      std::stringstream text;
+      text << in.rdbuf();
+      const std::string x = text.str();
+      std::size_t count = 0;
+      for (std::size_t at = x.find("<Time "); at != std::string::npos; at = x.find("<Time ", at + 1)) ++count;
+      EXPECT_EQ(count, times) << file;
+    }
   }
 }
 

@@ -1,0 +1,30 @@
+#!/bin/sh
+# fdtd_paraview (ctest): paraview_test.sh PVPYTHON XVFB_RUN OUT_DIR PNG_DIR
+# Runs paraview_check.py under pvpython in a virtual X server on what fdtd_paraview_run wrote.
+# Without pvpython or xvfb-run the test is reported as skipped (exit code 77, SKIP_RETURN_CODE),
+# never as passed.
+pv=$1
+xvfb=$2
+out=$3
+png=$4
+if [ -z "$pv" ] || [ ! -x "$pv" ]; then
+  echo "SKIPPED: pvpython not found (Debian: apt-get install python3-paraview; it is /usr/bin/pvpython)"
+  exit 77
+fi
+if [ -z "$xvfb" ] || [ ! -x "$xvfb" ]; then
+  echo "SKIPPED: xvfb-run not found (Debian: apt-get install xvfb); pvpython needs an X server to render"
+  exit 77
+fi
+# pvpython runs Debian's python3: nothing of another interpreter's environment.
+unset PYTHONHOME PYTHONPATH
+script=$(dirname "$0")/paraview_check.py
+rc=0
+for attempt in 1 2; do
+  "$xvfb" -a -s "-screen 0 1024x768x24" "$pv" "$script" "$out" "$png"
+  rc=$?
+  # A failed check exits 1; only a crash (a signal: the X server went away or never came up,
+  # as when two xvfb-run -a race for one display number) is tried once more.
+  [ "$rc" -lt 128 ] && exit "$rc"
+  echo "pvpython ended with code $rc (a signal: the virtual X server?); attempt $attempt of 2"
+done
+exit "$rc"
