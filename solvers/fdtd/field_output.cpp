@@ -26,8 +26,9 @@ void local_samples(std::int64_t lo, std::int64_t stride, std::int64_t count, std
 
 }  // namespace
 
-FieldWriter::FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model, const LocalDomain& domain)
-    : ctx_(ctx), dir_(std::move(dir)), model_(model), domain_(domain) {
+FieldWriter::FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model, const LocalDomain& domain,
+                         io::Provenance provenance)
+    : ctx_(ctx), dir_(std::move(dir)), model_(model), domain_(domain), provenance_(std::move(provenance)) {
   for (const VolumeSpec& v : model_.volumes) {
     Series s;
     s.spec = &v;
@@ -84,8 +85,10 @@ void FieldWriter::write(Stepper& stepper) {
               const std::int64_t gk = v.region.lo[2] + (s.local_first[2] + k) * v.stride[2] - domain_.offset[2];
               dense[at++] = host[c][static_cast<std::size_t>(layout.at(gi, gj, gk))];
             }
-        io::write_3d_checked<float>(root, kComponentName[c], dense, box, io::Strided3::dense(box.size));
+        io::write_units(io::write_3d_checked<float>(root, kComponentName[c], dense, box, io::Strided3::dense(box.size)),
+                        kComponentUnits[c]);
       }
+      io::write_provenance(root, provenance_);
       io::write_attribute(root, "step", step);
       io::write_attribute(root, "time", t);
       io::write_attribute(root, "time_h", t - 0.5 * model_.dt);

@@ -2,7 +2,8 @@
 // Field outputs ([[fdtd.volume]]): at each output step, one HDF5 file per volume,
 // <dir>/<name>_<step, 8 digits>.h5, with one dataset per component at its global (sampled)
 // size (h5py: f["Ez"][k, j, i]), and <dir>/<name>.xmf describing every output so far.
-// E is at t = step dt, H at t - dt/2 (file attributes "time" and "time_h").
+// E is at t = step dt, H at t - dt/2 (file attributes "time" and "time_h"). Each dataset has
+// its `units` (V/m, A/m), the root the provenance attributes (io/units.hpp, io/provenance.hpp).
 // Files are written under a temporary name and renamed when complete, so a failed write never
 // replaces a good file.
 #include <cstdint>
@@ -10,6 +11,7 @@
 #include <vector>
 
 #include "comm/context.hpp"
+#include "io/provenance.hpp"
 #include "solvers/fdtd/stepper.hpp"
 #include "solvers/fdtd/xdmf.hpp"
 
@@ -17,7 +19,8 @@ namespace tessera::fdtd {
 
 class FieldWriter {
  public:
-  FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model, const LocalDomain& domain);
+  FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model, const LocalDomain& domain,
+              io::Provenance provenance);
   FieldWriter(const FieldWriter&) = delete;  // series_ points into model_
   FieldWriter& operator=(const FieldWriter&) = delete;
 
@@ -41,6 +44,7 @@ class FieldWriter {
   Model model_;
   LocalDomain domain_;
   std::vector<Series> series_;
+  io::Provenance provenance_;
 };
 
 }  // namespace tessera::fdtd

@@ -12,6 +12,7 @@
 #include "io/checked_io.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "solvers/nbody/code_units.hpp"
 #include "solvers/nbody/h5_rows.hpp"
 #include "solvers/nbody/memory.hpp"
 
@@ -110,6 +111,13 @@ void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const
     write_rows3<T>(pt, "Velocities", v, range.begin, n_total);
     io::write_1d_checked<T>(pt, "Masses", m, range.begin, n_total);
     io::write_1d_checked<std::uint64_t>(pt, "ParticleIDs", bodies.ids, range.begin, n_total);
+    // Every dataset's unit (io/units.hpp) and the root's provenance (io/provenance.hpp).
+    const CodeUnits u = code_units(info.units);
+    io::write_units(pt.open_dataset("Coordinates"), u.length);
+    io::write_units(pt.open_dataset("Velocities"), u.velocity);
+    io::write_units(pt.open_dataset("Masses"), u.mass);
+    io::write_units(pt.open_dataset("ParticleIDs"), io::kDimensionless);
+    io::write_provenance(root, info.provenance);
   }
   file.commit();
 }

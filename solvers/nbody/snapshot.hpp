@@ -7,6 +7,8 @@
 //   /PartType1   Coordinates (N, 3), Velocities (N, 3), Masses (N), ParticleIDs (N, uint64)
 //   /Units       the unit system in cgs (GADGET and SWIFT attribute names)
 //   /Parameters  the resolved deck (attribute tessera_deck), G and eps
+//   /            the provenance attributes of every tessera file (io/provenance.hpp); each
+//                dataset has its `units` (code units, solvers/nbody/code_units.hpp)
 // Bodies are isolated (no periodic box): BoxSize is the edge of a cube centred on the origin
 // that holds every body, a power of two (yt: pass bounding_box, see docs/nbody.md).
 #include <cstdint>
@@ -16,6 +18,7 @@
 
 #include "comm/context.hpp"
 #include "core/partition.hpp"
+#include "io/provenance.hpp"
 #include "solvers/nbody/params.hpp"
 #include "solvers/nbody/vec.hpp"
 
@@ -27,6 +30,7 @@ struct SnapshotInfo {
   double eps = 0;
   UnitParams units;
   std::string deck_text;
+  io::Provenance provenance;  // root attributes (io/provenance.hpp)
 };
 
 // Collective: writes `path` through `path`.tmp and a rename (rank 0) once every rank has
