@@ -128,7 +128,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     if (const auto need = info->memory(deck, backend))
       comm::require_memory(ctx, backend == Backend::cuda, need->per_rank, deck.describe(need->key));
 
-  RunContext run{ctx, backend, *transport.transport, deck, output_dir};
+  RunContext run{ctx, backend, *transport.transport, deck, output_dir, {info->name, deck.to_toml()}};
   std::unique_ptr<Solver> solver;
   comm::agree(ctx, [&] { solver = info->create(run); });
   // Only now, with the deck and the set-up accepted, is the output directory created, locked

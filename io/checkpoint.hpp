@@ -3,9 +3,10 @@
 //
 // A checkpoint is one HDF5 file, checkpoint_<step, 8+ digits>.h5, written collectively by all
 // ranks. It holds
+//   /           the provenance attributes of every tessera file (io/provenance.hpp)
 //   /manifest   a group whose attributes are the CheckpointManifest below
 //   /...        the solver's datasets, written with write_1d_checked / write_3d_checked, each
-//               with its checksum (io/checked_io.hpp)
+//               with its checksum (io/checked_io.hpp) and its units (io/units.hpp)
 // Layouts are global, so a checkpoint written on P ranks restarts on any Q.
 //
 // Crash safety: the file is written as checkpoint_<step>.h5.tmp (an io::OutputFile) and only
@@ -59,7 +60,8 @@ CheckpointManifest read_manifest(const Group& root);
 class CheckpointWriter {
  public:
   // Collective. Creates `dir` if needed (rank 0; agreed), creates the temporary file and
-  // writes the manifest (with ranks = ctx.size() and tessera_version filled in).
+  // writes the manifest (with ranks = ctx.size() and tessera_version filled in) and the
+  // root's provenance attributes (solver and deck from the manifest).
   CheckpointWriter(comm::Context& ctx, std::filesystem::path dir, std::int64_t step, const CheckpointManifest& m);
   // Without commit(): the temporary file is removed and no checkpoint appears (see
   // io::OutputFile for what happens while an exception unwinds).

@@ -2,6 +2,7 @@
 
 #include "io/agree.hpp"
 #include "io/checkpoint.hpp"
+#include "io/provenance.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera::io {
@@ -38,6 +39,7 @@ CheckpointWriter::CheckpointWriter(comm::Context& ctx, std::filesystem::path dir
   manifest_.ranks = ctx.size();
   if (manifest_.tessera_version.empty()) manifest_.tessera_version = fmt::format("{} ({})", kVersion, kGitCommit);
   write_manifest(file_.root(), manifest_);
+  write_provenance(file_.root(), {manifest_.solver, manifest_.deck_text});  // like every file tessera writes
 }
 
 const Group& CheckpointWriter::root() const { return file_.root(); }

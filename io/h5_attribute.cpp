@@ -98,6 +98,47 @@ void write_attribute(const Object& obj, std::string_view name, const std::vector
   detail::check_status(H5Awrite(attr, type, buf.data()), "write", describe(obj, name), obj.file_name());
 }
 
+namespace {
+
+Handle vlen_string_type(const Object& obj, std::string_view name) {
+  detail::init_hdf5();
+  Handle t(detail::check_id(H5Tcopy(H5T_C_S1), "copy the string type for", describe(obj, name), obj.file_name()));
+  detail::check_status(H5Tset_size(t, H5T_VARIABLE), "size a string type for", describe(obj, name), obj.file_name());
+  detail::check_status(H5Tset_cset(t, H5T_CSET_UTF8), "set the character set of", describe(obj, name),
+                       obj.file_name());
+  return t;
+}
+
+void write_vlen(const Object& obj, std::string_view name, const std::vector<std::string>& values, bool scalar) {
+  Handle type = vlen_string_type(obj, name);
+  Handle space = make_space(static_cast<std::int64_t>(values.size()), scalar, obj, name);
+  Handle attr = create_attribute(obj, name, type, space);
+  if (values.empty()) return;
+  std::vector<const char*> ptrs;
+  ptrs.reserve(values.size());
+  for (const auto& v : values) ptrs.push_back(v.c_str());
+  detail::check_status(H5Awrite(attr, type, ptrs.data()), "write", describe(obj, name), obj.file_name());
+}
+
+}  // namespace
+
+void write_vlen_attribute(const Object& obj, std::string_view name, std::string_view value) {
+  write_vlen(obj, name, {std::string(value)}, true);
+}
+
+void write_vlen_attribute(const Object& obj, std::string_view name, const std::vector<std::string>& values) {
+  write_vlen(obj, name, values, false);
+}
+
+bool is_vlen_string_attribute(const Object& obj, std::string_view name) {
+  Handle attr = open_attribute(obj, name);
+  Handle type(detail::check_id(H5Aget_type(attr), "read the type of", describe(obj, name), obj.file_name()));
+  if (H5Tget_class(type) != H5T_STRING) return false;
+  const htri_t v = H5Tis_variable_str(type);
+  if (v < 0) detail::throw_h5("inspect the string type of", describe(obj, name), obj.file_name());
+  return v > 0;
+}
+
 namespace detail {
 
 AttributeShape attribute_shape(const Object& obj, std::string_view name) {
@@ -147,6 +188,9 @@ std::vector<std::string> read_string_attribute(const Object& obj, std::string_vi
     // Variable-length strings (h5py's default): HDF5 allocates each; free them after copying.
     Handle mem(check_id(H5Tcopy(H5T_C_S1), "copy the string type for", describe(obj, name), obj.file_name()));
     check_status(H5Tset_size(mem, H5T_VARIABLE), "size a string type for", describe(obj, name), obj.file_name());
+    // The file's character set (HDF5 converts no strings between ASCII and UTF-8).
+    check_status(H5Tset_cset(mem, H5Tget_cset(file_type)), "set the character set for", describe(obj, name),
+                 obj.file_name());
     std::vector<char*> ptrs(n, nullptr);
     check_status(H5Aread(attr, mem, ptrs.data()), "read", describe(obj, name), obj.file_name());
     for (std::size_t i = 0; i < n; ++i) {

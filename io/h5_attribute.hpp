@@ -5,8 +5,10 @@
 //
 // Reading is strict about the type: an attribute written as int64 is refused when read as
 // int32 (InputError naming the attribute, its object and the file), so nothing is silently
-// narrowed. Strings are written fixed-length (UTF-8); fixed- and variable-length strings
-// written by other tools (h5py) both read back.
+// narrowed. write_attribute writes strings fixed-length (UTF-8, null-padded);
+// write_vlen_attribute writes variable-length UTF-8 strings (h5py reads them as str, h5dump
+// shows them without padding: column names, units, provenance). Both kinds, and those written by
+// other tools (h5py), read back with read_attribute.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -27,6 +29,11 @@ inline void write_attribute(const Object& obj, std::string_view name, const char
   write_attribute(obj, name, std::string_view(value));
 }
 void write_attribute(const Object& obj, std::string_view name, const std::vector<std::string>& values);
+// Variable-length UTF-8: a scalar string, or a 1D array of strings (the null space when empty).
+void write_vlen_attribute(const Object& obj, std::string_view name, std::string_view value);
+void write_vlen_attribute(const Object& obj, std::string_view name, const std::vector<std::string>& values);
+// True when attribute `name` holds variable-length strings (InputError when it is missing).
+bool is_vlen_string_attribute(const Object& obj, std::string_view name);
 
 namespace detail {
 struct AttributeShape {

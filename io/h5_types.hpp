@@ -54,8 +54,10 @@ hid_t h5_type() {
 // Classifies an HDF5 datatype id (of a dataset or attribute).
 ElementType classify_type(hid_t type);
 
-// A fixed-length string type of `length` bytes (at least 1), UTF-8, null-padded. Fixed-length
-// rather than variable-length: parallel HDF5 writes it collectively, and h5py reads it as bytes.
+// A fixed-length string type of `length` bytes (at least 1), UTF-8, null-padded: for string
+// datasets (parallel HDF5 cannot write variable-length data into datasets collectively) and most
+// attributes (h5py reads them as bytes). Column names, units and provenance strings are
+// variable-length attributes (write_vlen_attribute in io/h5_attribute.hpp).
 Handle string_type(std::size_t length);
 
 }  // namespace tessera::io

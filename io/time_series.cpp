@@ -9,11 +9,36 @@
 #include "io/checked_io.hpp"
 #include "io/checksum.hpp"
 #include "io/h5_attribute.hpp"
+#include "io/units.hpp"
 
 namespace tessera::io {
 namespace {
 
 constexpr const char* kColumns = "columns";
+
+std::vector<std::string> names_of(const std::vector<Column>& columns) {
+  std::vector<std::string> out;
+  for (const Column& c : columns) out.push_back(c.name);
+  return out;
+}
+
+std::vector<std::string> units_of(const std::vector<Column>& columns, const std::string& series) {
+  std::vector<std::string> out;
+  for (const Column& c : columns) {
+    if (c.units.empty())
+      throw std::invalid_argument(fmt::format("time series {}: column '{}' has no units (\"1\" names a pure number)",
+                                              series, c.name));
+    out.push_back(c.units);
+  }
+  return out;
+}
+
+// Both attributes as variable-length UTF-8 string arrays (h5py: str; h5dump: no padding).
+void write_column_attributes(const Dataset& d, const std::vector<std::string>& names,
+                             const std::vector<std::string>& units) {
+  write_vlen_attribute(d, kColumns, names);
+  write_vlen_attribute(d, kUnitsAttribute, units);
+}
 
 Handle collective_dxpl(const Dataset& d) {
   Handle dxpl(detail::check_id(H5Pcreate(H5P_DATASET_XFER), "create a transfer list for", d.name(), d.file_name()));
@@ -30,10 +55,11 @@ void agree_status(const Dataset& d, herr_t rc, std::string_view action) {
 
 }  // namespace
 
-TimeSeries TimeSeries::create(const Group& g, std::string_view name, std::vector<std::string> columns,
+TimeSeries TimeSeries::create(const Group& g, std::string_view name, const std::vector<Column>& columns,
                               std::int64_t chunk_rows) {
   const std::string full = g.path_of(name);
   if (columns.empty()) throw std::invalid_argument(fmt::format("time series {} needs at least one column", full));
+  std::vector<std::string> names = names_of(columns), units = units_of(columns, full);
   const hsize_t ncols = columns.size();
   const hsize_t dims[2] = {0, ncols};
   const hsize_t maxdims[2] = {H5S_UNLIMITED, ncols};
@@ -47,8 +73,8 @@ TimeSeries TimeSeries::create(const Group& g, std::string_view name, std::vector
   Handle d(detail::check_id(H5Dcreate2(g.id(), full.c_str(), H5T_NATIVE_DOUBLE, space, lcpl, dcpl, H5P_DEFAULT),
                             "create time series", full, g.file_name()));
   Dataset ds(std::move(d), g.context(), g.file_name(), full);
-  write_attribute(ds, kColumns, columns);
-  TimeSeries ts(std::move(ds), std::move(columns), 0);
+  write_column_attributes(ds, names, units);
+  TimeSeries ts(std::move(ds), std::move(names), std::move(units), 0);
   ts.store_checksum(0);
   return ts;
 }
@@ -64,16 +90,30 @@ TimeSeries TimeSeries::open(const Group& g, std::string_view name) {
   if (static_cast<std::int64_t>(columns.size()) != ext[1])
     throw InputError(fmt::format("time series {} in {} has {} columns but {} column names", d.name(), d.file_name(),
                                  ext[1], columns.size()));
-  return TimeSeries(std::move(d), std::move(columns), ext[0]);
+  std::vector<std::string> units(columns.size());
+  if (has_attribute(d, kUnitsAttribute)) {
+    units = read_attribute<std::vector<std::string>>(d, kUnitsAttribute);
+    if (units.size() != columns.size())
+      throw InputError(fmt::format("time series {} in {} has {} columns but {} units", d.name(), d.file_name(),
+                                   columns.size(), units.size()));
+  }
+  return TimeSeries(std::move(d), std::move(columns), std::move(units), ext[0]);
 }
 
-TimeSeries TimeSeries::open_or_create(const Group& g, std::string_view name, std::vector<std::string> columns,
+TimeSeries TimeSeries::open_or_create(const Group& g, std::string_view name, const std::vector<Column>& columns,
                                       std::int64_t chunk_rows) {
-  if (!g.exists(name)) return create(g, name, std::move(columns), chunk_rows);
+  if (!g.exists(name)) return create(g, name, columns, chunk_rows);
   TimeSeries ts = open(g, name);
-  if (ts.columns() != columns)
+  const std::vector<std::string> names = names_of(columns);
+  if (ts.columns() != names)
     throw InputError(fmt::format("time series {} in {} has columns [{}], this run writes [{}]", ts.dataset().name(),
-                                 ts.dataset().file_name(), fmt::join(ts.columns(), ", "), fmt::join(columns, ", ")));
+                                 ts.dataset().file_name(), fmt::join(ts.columns(), ", "), fmt::join(names, ", ")));
+  std::vector<std::string> units = units_of(columns, ts.dataset().name());
+  // A series of an older tessera (fixed-length names, no units): brought up to date.
+  if (ts.units() != units || !is_vlen_string_attribute(ts.dataset(), kColumns)) {
+    write_column_attributes(ts.dataset(), names, units);
+    ts.units_ = std::move(units);
+  }
   return ts;
 }
 

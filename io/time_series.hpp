@@ -1,7 +1,11 @@
 #pragma once
 // TimeSeries: a growing table of doubles (energies, probe samples, TEPS per step) stored as
-// an extendible 2D dataset [rows, columns] (unlimited rows, chunked), with the column names
-// in its "columns" attribute. h5py: f["energy"][:, f["energy"].attrs["columns"].index(b"E")].
+// an extendible 2D dataset [rows, columns] (unlimited rows, chunked), with
+//   "columns"  the column names, a 1D array of variable-length UTF-8 strings
+//   "units"    the unit of each column (io/units.hpp), an array of the same length and kind
+// h5py: names = list(d.attrs["columns"]); d[:, names.index("total")], in d.attrs["units"][i].
+// Files written before the units existed (fixed-length names, no "units") still open; such a
+// series gets both attributes rewritten when open_or_create() takes it over.
 //
 // Collective: every rank calls append() with the same row; rank 0 writes it, the others
 // select nothing but take part in the collective extend and write.
@@ -22,16 +26,23 @@
 
 namespace tessera::io {
 
+// One column: its name and its unit ("s", "J", "1" for counts and pure numbers; not empty).
+struct Column {
+  std::string name;
+  std::string units;
+};
+
 class TimeSeries {
  public:
   // Creates dataset `name` under `g` (intermediate groups too) with zero rows.
-  static TimeSeries create(const Group& g, std::string_view name, std::vector<std::string> columns,
+  static TimeSeries create(const Group& g, std::string_view name, const std::vector<Column>& columns,
                            std::int64_t chunk_rows = 64);
   // Opens an existing series (InputError when missing or not a tessera time series).
   static TimeSeries open(const Group& g, std::string_view name);
-  // open() when it exists with these columns, create() when it does not; InputError when it
-  // exists with different columns.
-  static TimeSeries open_or_create(const Group& g, std::string_view name, std::vector<std::string> columns,
+  // open() when it exists with these column names, create() when it does not; InputError when
+  // it exists with different names. An existing series gets these units (and variable-length
+  // names) written when it does not hold them already.
+  static TimeSeries open_or_create(const Group& g, std::string_view name, const std::vector<Column>& columns,
                                    std::int64_t chunk_rows = 64);
 
   // Collective: appends one row of columns().size() values (the same on every rank).
@@ -52,18 +63,21 @@ class TimeSeries {
 
   std::int64_t rows() const { return rows_; }
   const std::vector<std::string>& columns() const { return columns_; }
+  // Parallel to columns(); empty strings for a series written without units.
+  const std::vector<std::string>& units() const { return units_; }
   std::size_t column_index(std::string_view column) const;  // InputError when unknown
   const Dataset& dataset() const { return dataset_; }
 
  private:
-  TimeSeries(Dataset d, std::vector<std::string> columns, std::int64_t rows)
-      : dataset_(std::move(d)), columns_(std::move(columns)), rows_(rows) {}
+  TimeSeries(Dataset d, std::vector<std::string> columns, std::vector<std::string> units, std::int64_t rows)
+      : dataset_(std::move(d)), columns_(std::move(columns)), units_(std::move(units)), rows_(rows) {}
   void set_rows(std::int64_t rows);
   void store_checksum(std::uint64_t sum);
   std::uint64_t current_checksum() const;
 
   Dataset dataset_;
   std::vector<std::string> columns_;
+  std::vector<std::string> units_;
   std::int64_t rows_ = 0;
 };
 

@@ -16,6 +16,7 @@
 #include "core/backend.hpp"
 #include "core/deck/config.hpp"
 #include "core/deck/schema.hpp"
+#include "io/provenance.hpp"
 #include "solvers/bench.hpp"
 
 namespace tessera::io {
@@ -32,6 +33,9 @@ struct RunContext {
   comm::Transport& transport;
   const deck::Deck& deck;  // resolved; deck.to_toml() is what outputs record
   std::filesystem::path output_dir;  // exists on every rank's view when the solver is created
+  // The solver's name and the resolved deck: every file the solver writes records them with
+  // io::write_provenance (with tessera's version, the rank count and the date).
+  io::Provenance provenance;
 };
 
 class Solver {

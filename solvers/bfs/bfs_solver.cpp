@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "io/checkpoint.hpp"
+#include "io/units.hpp"
 #include "solvers/bfs/roots.hpp"
 #include "solvers/bfs/validate.hpp"
 
@@ -30,7 +31,7 @@ std::vector<T> read_replicated(const io::CheckpointReader& in, std::string_view 
 }  // namespace
 
 BfsSolver::BfsSolver(RunContext& run)
-    : run_(run), ctx_(run.ctx), output_(run.ctx, run.output_dir / "bfs.h5") {
+    : run_(run), ctx_(run.ctx), output_(run.ctx, run.output_dir / "bfs.h5", run.provenance) {
   const deck::Config& d = run.deck;
   spec_ = graph_spec_from_deck(d);
   options_.algorithm = parse_algorithm(d.get_string("bfs.algorithm"));
@@ -186,11 +187,12 @@ void BfsSolver::write_checkpoint(io::CheckpointWriter& out) {
   const bool me = ctx_.is_root();
   auto part = [&](const auto& v) { return me ? std::span(v) : std::span(v).subspan(0, 0); };
   const std::int64_t at = me ? 0 : step;
-  out.write_1d_checked<std::int64_t>("result_root", part(root), at, step);
-  out.write_1d_checked<double>("result_seconds", part(seconds), at, step);
-  out.write_1d_checked<std::int64_t>("result_input_edges", part(edges), at, step);
-  out.write_1d_checked<std::int64_t>("result_reached", part(reached), at, step);
-  out.write_1d_checked<std::int64_t>("result_levels", part(levels), me ? 0 : 3 * step, 3 * step);
+  io::write_units(out.write_1d_checked<std::int64_t>("result_root", part(root), at, step), io::kDimensionless);
+  io::write_units(out.write_1d_checked<double>("result_seconds", part(seconds), at, step), "s");
+  io::write_units(out.write_1d_checked<std::int64_t>("result_input_edges", part(edges), at, step), io::kDimensionless);
+  io::write_units(out.write_1d_checked<std::int64_t>("result_reached", part(reached), at, step), io::kDimensionless);
+  io::write_units(out.write_1d_checked<std::int64_t>("result_levels", part(levels), me ? 0 : 3 * step, 3 * step),
+                  io::kDimensionless);
 }
 
 double BfsSolver::work_per_step() const {

@@ -24,15 +24,15 @@ void write_graph_attributes(const io::Group& root, const GraphAttributes& a) {
 
 }  // namespace
 
-std::vector<std::string> search_columns() {
-  return {"step",    "root",  "seconds",         "input_edges",      "teps",
-          "reached", "depth", "top_down_levels", "bottom_up_levels", "validated"};
+std::vector<io::Column> search_columns() {
+  return {{"step", "1"},    {"root", "1"},  {"seconds", "s"},         {"input_edges", "1"},      {"teps", "TEPS"},
+          {"reached", "1"}, {"depth", "1"}, {"top_down_levels", "1"}, {"bottom_up_levels", "1"}, {"validated", "1"}};
 }
 
 void BfsOutput::create(const GraphAttributes& graph) {
   io::OutputFile file(ctx_, path_);
   const io::Group& root = file.root();
-  io::write_attribute(root, "solver", "bfs");
+  io::write_provenance(root, provenance_);
   write_graph_attributes(root, graph);
   io::TimeSeries::create(root, "searches", search_columns());
   file.commit();
@@ -48,6 +48,7 @@ void BfsOutput::reopen(const GraphAttributes& graph, std::int64_t step) {
   }
   // Every change is made to a copy, verified, then renamed over the file (io/output_file.hpp).
   io::OutputFile file = io::OutputFile::modify(ctx_, path_);
+  io::write_provenance(file.root(), provenance_);  // this run's deck and version from here on
   io::TimeSeries::open_or_create(file.root(), "searches", search_columns())
       .truncate_after("step", static_cast<double>(step));
   file.commit();
@@ -64,8 +65,8 @@ void BfsOutput::append(std::int64_t step, const SearchResult& r, bool validated,
     log_.add_change(
         [t = std::move(*tree), step, r, begin, n](const io::Group& root) {
           const io::Group g = root.require_group(fmt::format("trees/{:05d}", step - 1));
-          io::write_1d_checked<std::int64_t>(g, "parent", t.parent, begin, n);
-          io::write_1d_checked<std::int32_t>(g, "level", t.level, begin, n);
+          io::write_units(io::write_1d_checked<std::int64_t>(g, "parent", t.parent, begin, n), io::kDimensionless);
+          io::write_units(io::write_1d_checked<std::int32_t>(g, "level", t.level, begin, n), io::kDimensionless);
           io::write_attribute(g, "root", r.root);
           io::write_attribute(g, "seconds", r.seconds);
           io::write_attribute(g, "teps", r.teps());

@@ -8,6 +8,8 @@
 //                          bottom_up_levels, validated
 //   /trees/<k>/parent      int64[n] parent of every vertex in search k (-1: not reached)
 //   /trees/<k>/level       int32[n] its level (-1: not reached); attributes root, seconds, teps
+// Every dataset has its `units` (the /searches columns: seconds in s, teps in TEPS, the rest
+// "1"), the root the provenance attributes (io/units.hpp, io/provenance.hpp).
 //   /statistics            attributes <name>_TEPS, <name>_time, <name>_nedge for each Graph500
 //                          statistic (min, firstquartile, median, ...), nbfs
 // Rows and trees go through an io::SeriesLog: published in batches (io/series_log.hpp), and
@@ -20,7 +22,9 @@
 #include <vector>
 
 #include "comm/context.hpp"
+#include "io/provenance.hpp"
 #include "io/series_log.hpp"
+#include "io/time_series.hpp"
 #include "solvers/bfs/search.hpp"
 #include "solvers/bfs/statistics.hpp"
 
@@ -34,7 +38,8 @@ struct GraphAttributes {
 
 class BfsOutput {
  public:
-  BfsOutput(comm::Context& ctx, std::filesystem::path path) : ctx_(ctx), path_(std::move(path)), log_(ctx, path_) {}
+  BfsOutput(comm::Context& ctx, std::filesystem::path path, io::Provenance provenance)
+      : ctx_(ctx), path_(std::move(path)), provenance_(std::move(provenance)), log_(ctx, path_) {}
 
   // Collective: a new file (replacing one there) with the graph's attributes.
   void create(const GraphAttributes& graph);
@@ -55,9 +60,10 @@ class BfsOutput {
  private:
   comm::Context& ctx_;
   std::filesystem::path path_;
+  io::Provenance provenance_;
   io::SeriesLog log_;
 };
 
-std::vector<std::string> search_columns();
+std::vector<io::Column> search_columns();
 
 }  // namespace tessera::bfs

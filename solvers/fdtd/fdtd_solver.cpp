@@ -31,8 +31,8 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
   comm::agree(ctx_, [&] { engine = make_engine(run.backend, domain, h_coefficients(model_)); });
   auto ghosts = make_halo_ghosts(*decomp_, run.transport, engine->layout());
   stepper_ = std::make_unique<Stepper>(model_, domain, std::move(engine), std::move(ghosts));
-  probes_ = std::make_unique<ProbeLog>(ctx_, run.output_dir / "probes.h5", model_);
-  fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, *decomp_);
+  probes_ = std::make_unique<ProbeLog>(ctx_, run.output_dir / "probes.h5", model_, run.provenance);
+  fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, *decomp_, run.provenance);
 
   const auto& dims = decomp_->dims();
   log::info("fdtd: {}x{}x{} cells of {:g} x {:g} x {:g} m, dt = {:.6g} s (courant {:.4f}), {} material(s), {} "

@@ -15,6 +15,7 @@
 #include "io/checked_io.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "io/units.hpp"
 #include "solvers/fdtd/ghosts.hpp"
 
 namespace tessera::fdtd {
@@ -55,8 +56,9 @@ io::Dataset write_vectors(const io::Group& g, const std::string& name, const std
   return d;
 }
 
-// Where a dataset's element [0, 0, 0] lies and when its values were taken.
-void place(const io::Dataset& d, const XdmfGrid& grid, double time) {
+// Where a dataset's element [0, 0, 0] lies, when its values were taken, and their unit.
+void place(const io::Dataset& d, const XdmfGrid& grid, double time, const char* units) {
+  io::write_units(d, units);
   io::write_attribute(d, "origin", xyz(grid.origin));
   io::write_attribute(d, "spacing", xyz(grid.spacing));
   io::write_attribute(d, "time", time);
@@ -65,8 +67,13 @@ void place(const io::Dataset& d, const XdmfGrid& grid, double time) {
 }  // namespace
 
 FieldWriter::FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model,
-                         const comm::CartDecomposition& decomp)
-    : ctx_(ctx), dir_(std::move(dir)), model_(model), domain_(local_domain(decomp)), layout_(make_layout(domain_.n)) {
+                         const comm::CartDecomposition& decomp, io::Provenance provenance)
+    : ctx_(ctx),
+      dir_(std::move(dir)),
+      model_(model),
+      domain_(local_domain(decomp)),
+      layout_(make_layout(domain_.n)),
+      provenance_(std::move(provenance)) {
   const double half = 0.5 * model_.dt;
   std::array<bool, kComponents> need{};
   for (const VolumeSpec& v : model_.volumes) {
@@ -144,6 +151,17 @@ void FieldWriter::local_range(const VolumeSpec& v, const Index3& samples, bool w
   if (count[0] * count[1] * count[2] == 0) first = count = {0, 0, 0};
 }
 
+template <class Visit>
+void FieldWriter::for_each_sample(const VolumeSpec& v, const Index3& first, const Index3& count, Visit&& visit) const {
+  // This rank's samples first .. first + count, x fastest, as local indices of the host copies.
+  const auto local = [&](int a, std::int64_t m) {
+    return v.region.lo[a] + (first[a] + m) * v.stride[a] - domain_.offset[a];
+  };
+  for (std::int64_t k = 0; k < count[2]; ++k)
+    for (std::int64_t j = 0; j < count[1]; ++j)
+      for (std::int64_t i = 0; i < count[0]; ++i) visit(local(0, i), local(1, j), local(2, k));
+}
+
 void FieldWriter::write(Stepper& stepper) {
   const std::int64_t step = stepper.steps();
   const double t = stepper.time();
@@ -182,6 +200,7 @@ void FieldWriter::write(Stepper& stepper) {
       const io::Group& root = f.root();
       if (v.collocated) write_collocated(s, root, t);
       else write_staggered(s, root, t);
+      io::write_provenance(root, provenance_);
       io::write_attribute(root, "step", step);
       io::write_attribute(root, "time", t);
       io::write_attribute(root, "time_h", t - 0.5 * model_.dt);
@@ -215,16 +234,11 @@ void FieldWriter::write_staggered(const Series& s, const io::Group& root, double
     std::vector<float> dense(static_cast<std::size_t>(box.volume()));
     const std::vector<float>& src = host_[c];
     std::size_t at = 0;
-    for (std::int64_t k = 0; k < count[2]; ++k)
-      for (std::int64_t j = 0; j < count[1]; ++j)
-        for (std::int64_t i = 0; i < count[0]; ++i) {
-          const std::int64_t li = v.region.lo[0] + (first[0] + i) * v.stride[0] - domain_.offset[0];
-          const std::int64_t lj = v.region.lo[1] + (first[1] + j) * v.stride[1] - domain_.offset[1];
-          const std::int64_t lk = v.region.lo[2] + (first[2] + k) * v.stride[2] - domain_.offset[2];
-          dense[at++] = src[static_cast<std::size_t>(layout_.at(li, lj, lk))];
-        }
+    for_each_sample(v, first, count, [&](std::int64_t li, std::int64_t lj, std::int64_t lk) {
+      dense[at++] = src[static_cast<std::size_t>(layout_.at(li, lj, lk))];
+    });
     const io::Dataset d = io::write_3d_checked<float>(root, kComponentName[c], dense, box, io::Strided3::dense(count));
-    place(d, grid, t + grid.times.front().second);
+    place(d, grid, t + grid.times.front().second, kComponentUnits[c]);
   }
 }
 
@@ -255,16 +269,11 @@ void FieldWriter::write_collocated(const Series& s, const io::Group& root, doubl
     const int base = a.name == "E" ? kEx : kHx;
     std::vector<float> vectors(static_cast<std::size_t>(3 * box.volume()));
     std::size_t at = 0;
-    for (std::int64_t k = 0; k < count[2]; ++k)
-      for (std::int64_t j = 0; j < count[1]; ++j)
-        for (std::int64_t i = 0; i < count[0]; ++i) {
-          const std::int64_t li = v.region.lo[0] + (first[0] + i) * v.stride[0] - domain_.offset[0];
-          const std::int64_t lj = v.region.lo[1] + (first[1] + j) * v.stride[1] - domain_.offset[1];
-          const std::int64_t lk = v.region.lo[2] + (first[2] + k) * v.stride[2] - domain_.offset[2];
-          for (int d = 0; d < 3; ++d) vectors[at++] = centred(base + d, li, lj, lk);
-        }
+    for_each_sample(v, first, count, [&](std::int64_t li, std::int64_t lj, std::int64_t lk) {
+      for (int d = 0; d < 3; ++d) vectors[at++] = centred(base + d, li, lj, lk);
+    });
     const io::Dataset d = write_vectors(root, a.name, vectors, box);
-    place(d, grid, base == kHx ? t - 0.5 * model_.dt : t);
+    place(d, grid, base == kHx ? t - 0.5 * model_.dt : t, kComponentUnits[base]);
   }
 }
 

@@ -13,6 +13,8 @@
 // of its 2 (H) or 4 (E) nodes around the centre.
 // E is at t = step dt, H at t - dt/2: file attributes "time" and "time_h", and each dataset's
 // "time"; each dataset's "origin" and "spacing" (m, x y z) place its element [0, 0, 0].
+// Each dataset has its `units` (V/m, A/m), the root the provenance attributes
+// (io/units.hpp, io/provenance.hpp).
 // Files are written under a temporary name and renamed when complete, so a failed write never
 // replaces a good file.
 #include <cstdint>
@@ -22,6 +24,7 @@
 
 #include "comm/context.hpp"
 #include "io/h5_file.hpp"
+#include "io/provenance.hpp"
 #include "solvers/fdtd/stepper.hpp"
 #include "solvers/fdtd/xdmf.hpp"
 
@@ -38,7 +41,7 @@ class FieldWriter {
   // Collective. `decomp` (the stepper's rank grid) must outlive the writer: the writer fills
   // one high ghost layer of its host copies over it, for the wall nodes and the cell centres.
   FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model,
-              const comm::CartDecomposition& decomp);
+              const comm::CartDecomposition& decomp, io::Provenance provenance);
   ~FieldWriter();
   FieldWriter(const FieldWriter&) = delete;  // series_ points into model_
   FieldWriter& operator=(const FieldWriter&) = delete;
@@ -58,6 +61,8 @@ class FieldWriter {
   // This rank's samples [first, first + count) of `samples` cells lo + m stride along each
   // axis, with the node on the high wall (global index cells) when `wall`.
   void local_range(const VolumeSpec& v, const Index3& samples, bool wall, Index3& first, Index3& count) const;
+  template <class Visit>
+  void for_each_sample(const VolumeSpec& v, const Index3& first, const Index3& count, Visit&& visit) const;
   void write_staggered(const Series& s, const io::Group& root, double t);
   void write_collocated(const Series& s, const io::Group& root, double t);
   // Component c at the centre of local cell (i, j, k), from host_ (ghosts filled).
@@ -74,6 +79,7 @@ class FieldWriter {
   std::vector<std::vector<float>> host_;      // while writing, per component: the engine's array, ghosts filled
   std::unique_ptr<comm::Transport> transport_;
   std::unique_ptr<comm::HaloExchange> halo_;  // high ghosts, edges included, of needed_
+  io::Provenance provenance_;
 };
 
 }  // namespace tessera::fdtd

@@ -18,6 +18,8 @@ using Index3 = std::array<std::int64_t, 3>;  // (x, y, z), the same type as comm
 enum Component : int { kEx = 0, kEy, kEz, kHx, kHy, kHz };
 inline constexpr int kComponents = 6;
 inline constexpr const char* kComponentName[kComponents] = {"Ex", "Ey", "Ez", "Hx", "Hy", "Hz"};
+// SI units of each component, as written in the files' `units` attributes (io/units.hpp).
+inline constexpr const char* kComponentUnits[kComponents] = {"V/m", "V/m", "V/m", "A/m", "A/m", "A/m"};
 
 // Position of a component's value in cell (0, 0, 0), in cells.
 inline std::array<double, 3> staggering(int component) {

@@ -7,19 +7,22 @@
 namespace tessera::fdtd {
 namespace {
 
-const std::vector<std::string> kEnergyColumns{"step", "time", "electric", "magnetic", "total"};
+const std::vector<io::Column> kEnergyColumns{
+    {"step", "1"}, {"time", "s"}, {"electric", "J"}, {"magnetic", "J"}, {"total", "J"}};
 
 }  // namespace
 
-ProbeLog::ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model)
-    : ctx_(ctx), file_(std::move(file)), dt_(model.dt), log_(ctx, file_) {
-  columns_ = {"step", "time"};
+ProbeLog::ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model, io::Provenance provenance)
+    : ctx_(ctx), file_(std::move(file)), dt_(model.dt), provenance_(std::move(provenance)), log_(ctx, file_) {
+  columns_ = {{"step", "1"}, {"time", "s"}};
   for (const ProbeSpec& p : model.probes)
-    for (const Node& n : p.nodes) columns_.push_back(p.name + "." + kComponentName[n.component]);
+    for (const Node& n : p.nodes)
+      columns_.push_back({p.name + "." + kComponentName[n.component], kComponentUnits[n.component]});
 }
 
 void ProbeLog::start() {
   io::OutputFile f(ctx_, file_);
+  io::write_provenance(f.root(), provenance_);
   io::TimeSeries::create(f.root(), "energy", kEnergyColumns);
   if (columns_.size() > 2) io::TimeSeries::create(f.root(), "probes", columns_, 256);
   f.commit();
@@ -34,6 +37,7 @@ void ProbeLog::resume(std::int64_t step) {
   if (!exists) return start();
   // Every change is made to a copy, verified, then renamed over the file (io/output_file.hpp).
   io::OutputFile f = io::OutputFile::modify(ctx_, file_);
+  io::write_provenance(f.root(), provenance_);  // this run's deck and version from here on
   io::TimeSeries::open_or_create(f.root(), "energy", kEnergyColumns).truncate_after("step", double(step));
   if (columns_.size() > 2)
     io::TimeSeries::open_or_create(f.root(), "probes", columns_, 256).truncate_after("step", double(step));

@@ -1,7 +1,9 @@
 #pragma once
-// probes.h5: the probe samples and the energy as extendible time series (io::TimeSeries).
-//   /probes  columns step, time, <probe>.<component>...   (E at t = step dt, H half a step earlier)
-//   /energy  columns step, time, electric, magnetic, total (J)
+// probes.h5: the probe samples and the energy as extendible time series (io::TimeSeries),
+// each column with its unit, and the provenance attributes (io/provenance.hpp) on the root.
+//   /probes  columns step (1), time (s), <probe>.<component>... (V/m, A/m)
+//            (E at t = step dt, H half a step earlier)
+//   /energy  columns step (1), time (s), electric, magnetic, total (J)
 // Samples wait in the Stepper until collect(); rows wait in an io::SeriesLog until it
 // publishes them (in batches, and always at publish(): checkpoints and the end of the run).
 #include <cstdint>
@@ -10,14 +12,16 @@
 #include <vector>
 
 #include "comm/context.hpp"
+#include "io/provenance.hpp"
 #include "io/series_log.hpp"
+#include "io/time_series.hpp"
 #include "solvers/fdtd/stepper.hpp"
 
 namespace tessera::fdtd {
 
 class ProbeLog {
  public:
-  ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model);
+  ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model, io::Provenance provenance);
 
   // Collective. A fresh run replaces the file; a restart keeps the rows up to `step` and drops
   // those an interrupted run wrote after it.
@@ -31,13 +35,14 @@ class ProbeLog {
   void publish(Stepper& stepper);
 
   const std::filesystem::path& file() const { return file_; }
-  const std::vector<std::string>& probe_columns() const { return columns_; }
+  const std::vector<io::Column>& probe_columns() const { return columns_; }
 
  private:
   comm::Context& ctx_;
   std::filesystem::path file_;
   double dt_;
-  std::vector<std::string> columns_;  // of /probes
+  std::vector<io::Column> columns_;  // of /probes
+  io::Provenance provenance_;
   io::SeriesLog log_;
 };
 

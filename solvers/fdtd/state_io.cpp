@@ -48,7 +48,9 @@ void write_state(io::CheckpointWriter& out, Stepper& stepper) {
     std::vector<float> host(static_cast<std::size_t>(engine.layout().elements()));
     for (int c = 0; c < kComponents; ++c) {
       engine.download(c, host);
-      io::write_3d_checked<float>(fields, kComponentName[c], host, field_box(d), field_memory(engine.layout()));
+      io::write_units(
+          io::write_3d_checked<float>(fields, kComponentName[c], host, field_box(d), field_memory(engine.layout())),
+          kComponentUnits[c]);
     }
   }
   const auto& slabs = stepper.slabs();
@@ -58,7 +60,9 @@ void write_state(io::CheckpointWriter& out, Stepper& stepper) {
     std::vector<float> host(static_cast<std::size_t>(box.volume()));
     for (int w = 0; w < 4; ++w) {
       engine.download_psi(static_cast<int>(s), w, host);
-      io::write_3d_checked<float>(g, fmt::format("psi{}", w), host, box, io::Strided3::dense(box.size));
+      // psi0, psi1 correct E and hold differences of H; psi2, psi3 correct H, differences of E.
+      io::write_units(io::write_3d_checked<float>(g, fmt::format("psi{}", w), host, box, io::Strided3::dense(box.size)),
+                      w < 2 ? "A/m" : "V/m");
     }
   }
 }

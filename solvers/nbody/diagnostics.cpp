@@ -38,9 +38,12 @@ Measurement measure(comm::Context& ctx, const std::vector<Vec4<T>>& pos_mass, co
   return out;
 }
 
-std::vector<std::string> diagnostics_columns() {
-  return {"step", "time", "kinetic", "potential", "total", "energy_error", "px", "py", "pz",
-          "Lx", "Ly", "Lz", "com_x", "com_y", "com_z"};
+std::vector<io::Column> diagnostics_columns(const CodeUnits& u) {
+  return {{"step", "1"},          {"time", u.time},           {"kinetic", u.energy},
+          {"potential", u.energy}, {"total", u.energy},        {"energy_error", "1"},
+          {"px", u.momentum},      {"py", u.momentum},         {"pz", u.momentum},
+          {"Lx", u.angular_momentum}, {"Ly", u.angular_momentum}, {"Lz", u.angular_momentum},
+          {"com_x", u.length},     {"com_y", u.length},        {"com_z", u.length}};
 }
 
 double relative_energy_error(double energy, double initial_energy) {

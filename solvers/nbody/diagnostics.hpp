@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "comm/context.hpp"
+#include "io/time_series.hpp"
+#include "solvers/nbody/code_units.hpp"
 #include "solvers/nbody/vec.hpp"
 
 namespace tessera::nbody {
@@ -27,8 +29,8 @@ template <class T>
 Measurement measure(comm::Context& ctx, const std::vector<Vec4<T>>& pos_mass, const std::vector<Vec4<T>>& vel,
                     const std::vector<Vec4<T>>& phi);
 
-// The columns of diagnostics.h5's time series, and one row.
-std::vector<std::string> diagnostics_columns();
+// The columns of diagnostics.h5's time series (with their units), and one row.
+std::vector<io::Column> diagnostics_columns(const CodeUnits& u);
 std::vector<double> diagnostics_row(std::int64_t step, double time, const Measurement& m, double initial_energy);
 // |E - E0| / |E0| (signed), 0 when E0 = 0.
 double relative_energy_error(double energy, double initial_energy);

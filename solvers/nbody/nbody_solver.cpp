@@ -19,6 +19,7 @@
 #include "io/output_file.hpp"
 #include "io/series_log.hpp"
 #include "comm/host_threads.hpp"
+#include "solvers/nbody/code_units.hpp"
 #include "solvers/nbody/common_mass.hpp"
 #include "solvers/nbody/diagnostics.hpp"
 #include "solvers/nbody/backend.hpp"
@@ -53,7 +54,8 @@ template <class T>
 class NbodySolver final : public Solver {
  public:
   NbodySolver(RunContext& run, Params params)
-      : ctx_(run.ctx), backend_(run.backend), transport_(run.transport), out_dir_(run.output_dir), p_(std::move(params)) {}
+      : ctx_(run.ctx), backend_(run.backend), transport_(run.transport), out_dir_(run.output_dir),
+        provenance_(run.provenance), p_(std::move(params)) {}
 
   void initialize() override {
     HostBodies<T> bodies;
@@ -149,6 +151,7 @@ class NbodySolver final : public Solver {
     info.eps = p_.eps;
     info.units = p_.units;
     info.deck_text = p_.deck_text;
+    info.provenance = provenance_;
     const auto path = out_dir_ / snapshot_name(snapshots_);
     write_snapshot(ctx_, path, info, host_, range_, n_);
     ++snapshots_;
@@ -177,13 +180,18 @@ class NbodySolver final : public Solver {
     if (diagnostics_log_) diagnostics_log_->publish();  // the file then holds every row up to this step
     refresh_host();
     const Range r = range_;
-    out.write_1d_checked<T>(kPosMass, flat(host_.pos_mass), 4 * r.begin, 4 * n_);
-    out.write_1d_checked<T>(kVel, flat(host_.vel), 4 * r.begin, 4 * n_);
-    out.write_1d_checked<T>(kAcc, flat(host_.acc), 4 * r.begin, 4 * n_);
-    out.write_1d_checked<std::uint64_t>(kIds, host_.ids, r.begin, n_);
+    const CodeUnits u = code_units(p_.units);
+    io::write_units(out.write_1d_checked<T>(kPosMass, flat(host_.pos_mass), 4 * r.begin, 4 * n_),
+                    fmt::format("{0}, {0}, {0}, {1}", u.length, u.mass));
+    io::write_units(out.write_1d_checked<T>(kVel, flat(host_.vel), 4 * r.begin, 4 * n_),
+                    fmt::format("{0}, {0}, {0}, 1", u.velocity));
+    io::write_units(out.write_1d_checked<T>(kAcc, flat(host_.acc), 4 * r.begin, 4 * n_),
+                    fmt::format("{0}, {0}, {0}, {1}", u.acceleration, u.potential));
+    io::write_units(out.write_1d_checked<std::uint64_t>(kIds, host_.ids, r.begin, n_), io::kDimensionless);
     const std::vector<double> scalars{t0_, initial_energy_, static_cast<double>(snapshots_)};
-    out.write_1d_checked<double>(kScalars, ctx_.is_root() ? std::span<const double>(scalars) : std::span<const double>(),
-                                 0, kScalarCount);
+    const std::span<const double> mine = ctx_.is_root() ? std::span<const double>(scalars) : std::span<const double>();
+    io::write_units(out.write_1d_checked<double>(kScalars, mine, 0, kScalarCount),
+                    fmt::format("{}, {}, 1", u.time, u.energy));
   }
 
   double work_per_step() const override { return static_cast<double>(n_) * static_cast<double>(n_); }
@@ -241,7 +249,9 @@ class NbodySolver final : public Solver {
       // A changed copy replaces the file only once verified (io/output_file.hpp).
       io::OutputFile file = exists ? io::OutputFile::modify(ctx_, path) : io::OutputFile(ctx_, path);
       {
-        io::TimeSeries series = io::TimeSeries::open_or_create(file.root(), "nbody", diagnostics_columns());
+        io::write_provenance(file.root(), provenance_);
+        io::TimeSeries series =
+            io::TimeSeries::open_or_create(file.root(), "nbody", diagnostics_columns(code_units(p_.units)));
         if (restarted_) series.truncate_after("step", static_cast<double>(restart_step_));
       }
       file.commit();
@@ -256,6 +266,7 @@ class NbodySolver final : public Solver {
   Backend backend_;
   comm::Transport& transport_;
   std::filesystem::path out_dir_;
+  io::Provenance provenance_;
   Params p_;
 
   std::int64_t n_ = 0;

@@ -13,6 +13,7 @@
 #include "io/checked_io.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "solvers/nbody/code_units.hpp"
 #include "solvers/nbody/h5_rows.hpp"
 #include "solvers/nbody/memory.hpp"
 
@@ -70,7 +71,7 @@ void write_header(const io::Group& root, std::int64_t n_total, double time, doub
 
 // The unit system, consistent with G (units.hpp), in SWIFT's names (what yt and pynbody read)
 // and GADGET's, in /Units and, as SWIFT does, /InternalCodeUnits.
-void write_units(const io::Group& root, const UnitParams& u) {
+void write_unit_groups(const io::Group& root, const UnitParams& u) {
   for (const char* name : {"Units", "InternalCodeUnits"}) {
     const io::Group g = root.create_group(name);
     io::write_attribute(g, "Unit length in cgs (U_L)", u.length_in_cm);
@@ -135,7 +136,7 @@ void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const
   {
     const io::Group& root = file.root();
     write_header(root, n_total, info.time, box, sizeof(T) == 8);
-    write_units(root, info.units);
+    write_unit_groups(root, info.units);
     write_swift_groups(root);
     write_parameters(root, info);
     const io::Group pt = root.create_group(fmt::format("PartType{}", kPartType));
@@ -143,6 +144,13 @@ void write_snapshot(comm::Context& ctx, const std::filesystem::path& path, const
     write_rows3<T>(pt, "Velocities", v, range.begin, n_total);
     io::write_1d_checked<T>(pt, "Masses", m, range.begin, n_total);
     io::write_1d_checked<std::uint64_t>(pt, "ParticleIDs", bodies.ids, range.begin, n_total);
+    // Every dataset's unit (io/units.hpp) and the root's provenance (io/provenance.hpp).
+    const CodeUnits u = code_units(info.units);
+    io::write_units(pt.open_dataset("Coordinates"), u.length);
+    io::write_units(pt.open_dataset("Velocities"), u.velocity);
+    io::write_units(pt.open_dataset("Masses"), u.mass);
+    io::write_units(pt.open_dataset("ParticleIDs"), io::kDimensionless);
+    io::write_provenance(root, info.provenance);
   }
   file.commit();
 }

@@ -13,6 +13,8 @@
 //   /RuntimePars, /Policy, /Cosmology, /HydroScheme, /SubgridScheme   SWIFT's run flags: not
 //                periodic, not cosmological, gravity only
 //   /Parameters  the resolved deck (attribute tessera_deck), G and eps
+//   /            the provenance attributes of every tessera file (io/provenance.hpp); each
+//                dataset has its `units` (code units, solvers/nbody/code_units.hpp)
 // Bodies are isolated (no periodic box) and centred near the origin: BoxSize is the edge of a
 // cube centred on the origin that holds every body, a power of two, and the positions are
 // written shifted by half of it (Shift = BoxSize / 2 on each axis), so they lie in the box
@@ -24,6 +26,7 @@
 
 #include "comm/context.hpp"
 #include "core/partition.hpp"
+#include "io/provenance.hpp"
 #include "solvers/nbody/params.hpp"
 #include "solvers/nbody/vec.hpp"
 
@@ -35,6 +38,7 @@ struct SnapshotInfo {
   double eps = 0;
   UnitParams units;
   std::string deck_text;
+  io::Provenance provenance;  // root attributes (io/provenance.hpp)
 };
 
 // Collective: writes `path` through `path`.tmp and a rename (rank 0) once every rank has

@@ -9,6 +9,7 @@
 #include "core/partition.hpp"
 #include "io/checksum.hpp"
 #include "io/h5_dataset.hpp"
+#include "io/units.hpp"
 #include "solvers/scan/input.hpp"
 #if defined(TESSERA_HAVE_CUDA)
 #include "solvers/scan/cuda/device_scan.hpp"
@@ -63,8 +64,10 @@ class Job final : public ScanJob {
 
   void write(const io::Group& root) override {
     const std::vector<Out> out = download(output(), 0, block_.count);
-    io::write_1d<Out>(root, "scan", out, block_.begin, setup_.length);
-    if (setup_.write_input) io::write_1d<In>(root, "input", input_on_host(), block_.begin, setup_.length);
+    io::write_units(io::write_1d<Out>(root, "scan", out, block_.begin, setup_.length), io::kDimensionless);
+    if (setup_.write_input)
+      io::write_units(io::write_1d<In>(root, "input", input_on_host(), block_.begin, setup_.length),
+                      io::kDimensionless);
   }
 
   GlobalVerifyReport verify() override {

@@ -3,7 +3,6 @@
 #include "comm/errors.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
-#include "tessera/version.hpp"
 
 namespace tessera::scan {
 
@@ -14,19 +13,16 @@ std::filesystem::path write_result_file(comm::Context& ctx, const std::filesyste
   {
     const io::Group& root = file.root();
     job.write(root);
-    io::write_attribute(root, "solver", "scan");
+    io::write_provenance(root, record.provenance);
     io::write_attribute(root, "type", std::string(to_string(s.input_type)));
     io::write_attribute(root, "accumulate", std::string(to_string(s.output_type)));
     io::write_attribute(root, "mode", std::string(to_string(s.mode)));
     io::write_attribute(root, "variant", std::string(to_string(s.variant)));
     io::write_attribute(root, "length", s.length);
     io::write_attribute(root, "input", s.input.describe());
-    io::write_attribute(root, "ranks", ctx.size());
     io::write_attribute(root, "backend", std::string(tessera::to_string(record.backend)));
     io::write_attribute(root, "steps", record.steps);
     io::write_attribute(root, "seconds_per_scan", record.seconds_per_scan);
-    io::write_attribute(root, "tessera_version", std::string(kVersion) + " (" + kGitCommit + ")");
-    io::write_attribute(root, "deck", record.deck);
   }
   return file.commit();
 }

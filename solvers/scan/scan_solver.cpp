@@ -27,8 +27,8 @@ class ScanSolver final : public Solver {
  public:
   explicit ScanSolver(RunContext& run)
       : ctx_(run.ctx), backend_(run.backend), output_dir_(run.output_dir),
-        // The run loop hands every solver its Deck (as a Config); the output records it whole.
-        deck_text_(run.deck.to_toml()),
+        // The solver's name and the resolved deck, which scan.h5 records (io/provenance.hpp).
+        provenance_(run.provenance),
         setup_(params_from_deck(run.ctx, run.deck, run.backend)),
         stream_(is_host_variant(setup_.variant) ? Stream::none() : Stream()),
         job_(make_job(ctx_, run.transport, setup_, stream_.get())) {}
@@ -78,7 +78,7 @@ class ScanSolver final : public Solver {
       if (step_ == 0) return;  // nothing scanned yet (an output cadence at step 0)
       job_->run();             // restarted at the last step: the result is one scan away
     }
-    RunRecord record{backend_, step_, median_seconds(), deck_text_};
+    RunRecord record{backend_, step_, median_seconds(), provenance_};
     const auto path = write_result_file(ctx_, output_dir_, *job_, setup_, record);
     log::info("wrote {}", path.string());
   }
@@ -151,7 +151,7 @@ class ScanSolver final : public Solver {
   comm::Context& ctx_;
   Backend backend_;
   std::filesystem::path output_dir_;
-  std::string deck_text_;
+  io::Provenance provenance_;
   Params setup_;
   Stream stream_;
   std::unique_ptr<ScanJob> job_;

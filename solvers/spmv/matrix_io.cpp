@@ -200,9 +200,10 @@ void write_csr(comm::Context& ctx, const io::Group& g, const DistMatrix<T>& m) {
   const bool last = ctx.rank() == ctx.size() - 1;
   std::vector<std::int64_t> ptr(static_cast<std::size_t>(rows.rows() + (last ? 1 : 0)));
   for (std::size_t i = 0; i < ptr.size(); ++i) ptr[i] = first + rows.row_ptr[i];
-  io::write_1d_checked<std::int64_t>(g, "row_ptr", ptr, m.my_rows.begin, m.rows + 1);
-  io::write_1d_checked<std::int64_t>(g, "col", rows.col, first, m.nnz);
-  io::write_1d_checked<T>(g, "val", rows.val, first, m.nnz);
+  io::write_units(io::write_1d_checked<std::int64_t>(g, "row_ptr", ptr, m.my_rows.begin, m.rows + 1),
+                  io::kDimensionless);
+  io::write_units(io::write_1d_checked<std::int64_t>(g, "col", rows.col, first, m.nnz), io::kDimensionless);
+  io::write_units(io::write_1d_checked<T>(g, "val", rows.val, first, m.nnz), io::kDimensionless);
   io::write_attribute(g, "shape", std::vector<std::int64_t>{m.rows, m.cols});
 }
 

@@ -3,7 +3,6 @@
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
 #include "solvers/spmv/matrix_io.hpp"
-#include "tessera/version.hpp"
 
 namespace tessera::spmv {
 
@@ -28,24 +27,23 @@ void write_stats_attributes(const io::Object& g, const MatrixStats& s) {
 
 template <class T>
 std::filesystem::path write_matrix_file(comm::Context& ctx, const std::filesystem::path& dir, const DistMatrix<T>& m,
-                                        const MatrixStats& stats, const std::string& deck) {
+                                        const MatrixStats& stats, const io::Provenance& provenance) {
   io::OutputFile file(ctx, dir / kMatrixFile);
   {
     const io::Group& root = file.root();
     write_csr(ctx, root, m);
     write_stats_attributes(root, stats);
-    io::write_attribute(root, "solver", "spmv");
     io::write_attribute(root, "matrix", m.description);
-    io::write_attribute(root, "tessera_version", std::string(kVersion) + " (" + kGitCommit + ")");
-    io::write_attribute(root, "deck", deck);
+    io::write_provenance(root, provenance);
   }
   return file.commit();
 }
 
 template std::filesystem::path write_matrix_file<float>(comm::Context&, const std::filesystem::path&,
-                                                        const DistMatrix<float>&, const MatrixStats&, const std::string&);
+                                                        const DistMatrix<float>&, const MatrixStats&,
+                                                        const io::Provenance&);
 template std::filesystem::path write_matrix_file<double>(comm::Context&, const std::filesystem::path&,
                                                          const DistMatrix<double>&, const MatrixStats&,
-                                                         const std::string&);
+                                                         const io::Provenance&);
 
 }  // namespace tessera::spmv

@@ -7,12 +7,15 @@
 //                     one row per iteration (io::SeriesLog)
 //   matrix.h5         with spmv.write_matrix: the matrix as HDF5 CSR (/row_ptr, /col, /val,
 //                     attribute shape), readable with spmv.matrix.source = "hdf5"
-// Each is published whole (io::OutputFile).
+// Every dataset has its `units` ("1": the matrix and vectors are pure numbers), every
+// file's root the provenance attributes (io/provenance.hpp). Each is published whole
+// (io::OutputFile).
 #include <filesystem>
 #include <string>
 
 #include "comm/context.hpp"
 #include "io/h5_file.hpp"
+#include "io/provenance.hpp"
 #include "solvers/spmv/matrix.hpp"
 #include "solvers/spmv/stats.hpp"
 
@@ -28,6 +31,6 @@ void write_stats_attributes(const io::Object& g, const MatrixStats& s);
 // Collective: <dir>/matrix.h5. Returns its path.
 template <class T>
 std::filesystem::path write_matrix_file(comm::Context& ctx, const std::filesystem::path& dir, const DistMatrix<T>& m,
-                                        const MatrixStats& stats, const std::string& deck);
+                                        const MatrixStats& stats, const io::Provenance& provenance);
 
 }  // namespace tessera::spmv

@@ -25,7 +25,6 @@
 #include "solvers/spmv/output.hpp"
 #include "solvers/spmv/params.hpp"
 #include "solvers/spmv/stats.hpp"
-#include "tessera/version.hpp"
 
 namespace tessera::spmv {
 namespace {
@@ -43,7 +42,7 @@ template <class T>
 class SpmvSolver final : public Solver {
  public:
   SpmvSolver(RunContext& run, Params params)
-      : ctx_(run.ctx), backend_(run.backend), out_dir_(run.output_dir), deck_text_(run.deck.to_toml()),
+      : ctx_(run.ctx), backend_(run.backend), out_dir_(run.output_dir), provenance_(run.provenance),
         p_(std::move(params)) {
     if (p_.variant != Variant::automatic)  // a named variant the backend lacks stops before the matrix is read
       comm::agree(ctx_, [&] { engine_ = make_engine<T>(backend_, engine_options()); });
@@ -91,7 +90,7 @@ class SpmvSolver final : public Solver {
   void initialize() override {
     log_setup();
     if (p_.write_matrix)
-      log::info("wrote {}", write_matrix_file(ctx_, out_dir_, a_, stats_, deck_text_).string());
+      log::info("wrote {}", write_matrix_file(ctx_, out_dir_, a_, stats_, provenance_).string());
     if (cg_) {
       cg_->start(b_);
       const CgStatus& s = cg_->status();
@@ -176,9 +175,11 @@ class SpmvSolver final : public Solver {
     {
       const io::Group& root = file.root();
       if (cg_) {
-        io::write_1d_checked<T>(root, "x", cg_->solution(), rows.begin, a_.rows);
-        io::write_1d_checked<T>(root, "b", b_, rows.begin, a_.rows);
-        if (p_.rhs == Rhs::manufactured) io::write_1d_checked<T>(root, "x_exact", x_exact_, rows.begin, a_.rows);
+        // The matrix and vectors are pure numbers: units "1" (io/units.hpp).
+        io::write_units(io::write_1d_checked<T>(root, "x", cg_->solution(), rows.begin, a_.rows), io::kDimensionless);
+        io::write_units(io::write_1d_checked<T>(root, "b", b_, rows.begin, a_.rows), io::kDimensionless);
+        if (p_.rhs == Rhs::manufactured)
+          io::write_units(io::write_1d_checked<T>(root, "x_exact", x_exact_, rows.begin, a_.rows), io::kDimensionless);
         const CgStatus& s = cg_->status();
         io::write_attribute(root, "iterations", s.iteration);
         io::write_attribute(root, "converged", static_cast<std::int32_t>(s.converged ? 1 : 0));
@@ -189,22 +190,19 @@ class SpmvSolver final : public Solver {
         io::write_attribute(root, "rhs", p_.describe_rhs());
         if (error) io::write_attribute(root, "relative_error_to_exact", *error);
       } else {
-        io::write_1d_checked<T>(root, "x", x_host_, a_.my_cols.begin, a_.cols);
-        io::write_1d_checked<T>(root, "y", y_.download(), rows.begin, a_.rows);
+        io::write_units(io::write_1d_checked<T>(root, "x", x_host_, a_.my_cols.begin, a_.cols), io::kDimensionless);
+        io::write_units(io::write_1d_checked<T>(root, "y", y_.download(), rows.begin, a_.rows), io::kDimensionless);
         io::write_attribute(root, "x_source", p_.x.describe());
       }
       write_stats_attributes(root, stats_);
-      io::write_attribute(root, "solver", "spmv");
       io::write_attribute(root, "mode", std::string(to_string(p_.mode)));
       io::write_attribute(root, "precision", std::string(to_string(p_.precision)));
       io::write_attribute(root, "variant", std::string(to_string(p_.variant)));
       io::write_attribute(root, "matrix", a_.description);
-      io::write_attribute(root, "ranks", ctx_.size());
       io::write_attribute(root, "backend", std::string(tessera::to_string(backend_)));
       io::write_attribute(root, "steps", step_);
       io::write_attribute(root, "seconds_per_multiply", median_seconds());
-      io::write_attribute(root, "tessera_version", std::string(kVersion) + " (" + kGitCommit + ")");
-      io::write_attribute(root, "deck", deck_text_);
+      io::write_provenance(root, provenance_);
     }
     log::info("wrote {}", file.commit().string());
   }
@@ -238,12 +236,14 @@ class SpmvSolver final : public Solver {
     if (!cg_) return;  // a multiply's state is the matrix and x, both made again from the deck
     const CgState<T> s = cg_->save();
     const Range r = a_.my_rows;
-    out.write_1d_checked<T>("spmv/x", s.x, r.begin, a_.rows);
-    out.write_1d_checked<T>("spmv/r", s.r, r.begin, a_.rows);
-    out.write_1d_checked<T>("spmv/p", s.p, r.begin, a_.rows);
-    out.write_1d_checked<double>("spmv/scalars",
-                                 ctx_.is_root() ? std::span<const double>(s.scalars) : std::span<const double>(), 0,
-                                 kScalarCount);
+    io::write_units(out.write_1d_checked<T>("spmv/x", s.x, r.begin, a_.rows), io::kDimensionless);
+    io::write_units(out.write_1d_checked<T>("spmv/r", s.r, r.begin, a_.rows), io::kDimensionless);
+    io::write_units(out.write_1d_checked<T>("spmv/p", s.p, r.begin, a_.rows), io::kDimensionless);
+    io::write_units(out.write_1d_checked<double>("spmv/scalars",
+                                                 ctx_.is_root() ? std::span<const double>(s.scalars)
+                                                                : std::span<const double>(),
+                                                 0, kScalarCount),
+                    io::kDimensionless);
   }
 
   double work_per_step() const override { return 2.0 * static_cast<double>(a_.nnz); }
@@ -401,8 +401,10 @@ class SpmvSolver final : public Solver {
       }
       io::OutputFile file = exists ? io::OutputFile::modify(ctx_, path) : io::OutputFile(ctx_, path);
       {
+        io::write_provenance(file.root(), provenance_);
         io::TimeSeries series = io::TimeSeries::open_or_create(
-            file.root(), "cg", {"step", "residual", "relative_residual", "alpha", "beta"});
+            file.root(), "cg",
+            {{"step", "1"}, {"residual", "1"}, {"relative_residual", "1"}, {"alpha", "1"}, {"beta", "1"}});
         if (restarted_) series.truncate_after("step", static_cast<double>(restart_step_));
       }
       file.commit();
@@ -421,7 +423,7 @@ class SpmvSolver final : public Solver {
   comm::Context& ctx_;
   Backend backend_;
   std::filesystem::path out_dir_;
-  std::string deck_text_;
+  io::Provenance provenance_;
   Params p_;
   std::unique_ptr<Engine<T>> engine_;
   DistMatrix<T> a_;

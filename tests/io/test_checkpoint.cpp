@@ -80,6 +80,11 @@ void expect_checkpoint(comm::Context& ctx, const std::filesystem::path& path, st
   EXPECT_EQ(got.rng_state, want.rng_state);
   EXPECT_EQ(got.ranks, ctx.size());
   EXPECT_FALSE(got.tessera_version.empty());
+  // The root carries the provenance of every tessera file, from the manifest.
+  EXPECT_EQ(read_attribute<std::string>(reader.root(), "solver"), want.solver);
+  EXPECT_EQ(read_attribute<std::string>(reader.root(), "deck"), want.deck_text);
+  EXPECT_EQ(read_attribute<std::int32_t>(reader.root(), "ranks"), got.ranks);
+  for (const char* name : kProvenanceAttributes) EXPECT_TRUE(has_attribute(reader.root(), name)) << name;
 
   const Range r = block_range(kParticles, ctx.size(), ctx.size() - 1 - ctx.rank());
   const auto x = reader.read_1d_checked<double>("particles/x", r.begin, r.count);

@@ -28,6 +28,9 @@ void write_all(const Object& o, const std::string& tag) {
   write_attribute(o, "vec", std::vector<double>{1.5, -2.5, 3.25});
   write_attribute(o, "empty_vec", std::vector<std::int32_t>{});
   write_attribute(o, "columns", std::vector<std::string>{"step", "time", "kinetic energy"});
+  write_vlen_attribute(o, "vlen_columns", std::vector<std::string>{"step", "time", "énergie cinétique"});
+  write_vlen_attribute(o, "vlen_name", "V/m " + tag);
+  write_vlen_attribute(o, "vlen_empty", std::vector<std::string>{});
 }
 
 void expect_all(const Object& o, const std::string& tag) {
@@ -44,6 +47,14 @@ void expect_all(const Object& o, const std::string& tag) {
   EXPECT_TRUE(read_attribute<std::vector<std::int32_t>>(o, "empty_vec").empty());
   EXPECT_EQ(read_attribute<std::vector<std::string>>(o, "columns"),
             (std::vector<std::string>{"step", "time", "kinetic energy"}));
+  EXPECT_EQ(read_attribute<std::vector<std::string>>(o, "vlen_columns"),
+            (std::vector<std::string>{"step", "time", "énergie cinétique"}));
+  EXPECT_EQ(read_attribute<std::string>(o, "vlen_name"), "V/m " + tag);
+  EXPECT_TRUE(read_attribute<std::vector<std::string>>(o, "vlen_empty").empty());
+  EXPECT_TRUE(is_vlen_string_attribute(o, "vlen_columns"));
+  EXPECT_TRUE(is_vlen_string_attribute(o, "vlen_name"));
+  EXPECT_FALSE(is_vlen_string_attribute(o, "columns"));
+  EXPECT_FALSE(is_vlen_string_attribute(o, "f64"));
   EXPECT_TRUE(has_attribute(o, "f64"));
   EXPECT_FALSE(has_attribute(o, "nope"));
 }

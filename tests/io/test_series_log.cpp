@@ -28,8 +28,8 @@ TEST(SeriesLog, RowsAndChangesReachTheFileOnlyWhenPublishedInOrder) {
   const auto path = dir / "log.h5";
   {
     OutputFile out(ctx, path);
-    TimeSeries::create(out.root(), "a", {"step", "x"});
-    TimeSeries::create(out.root(), "b", {"step", "y", "z"});
+    TimeSeries::create(out.root(), "a", {{"step", "1"}, {"x", "m"}});
+    TimeSeries::create(out.root(), "b", {{"step", "1"}, {"y", "m"}, {"z", "m"}});
     out.commit();
   }
   SeriesLog log(ctx, path);
@@ -75,8 +75,9 @@ TEST(TimeSeries, AppendRowsAtOnceEqualsOneByOne) {
   std::vector<double> rows;
   for (int i = 0; i < 3 * 11; ++i) rows.push_back(test::value_at<double>(8, i));
   File f = File::create(ctx, dir / "t.h5");
-  TimeSeries one = TimeSeries::create(f.root(), "one", {"p", "q", "r"}, 4);
-  TimeSeries many = TimeSeries::create(f.root(), "many", {"p", "q", "r"}, 4);
+  const std::vector<Column> pqr{{"p", "1"}, {"q", "1"}, {"r", "1"}};
+  TimeSeries one = TimeSeries::create(f.root(), "one", pqr, 4);
+  TimeSeries many = TimeSeries::create(f.root(), "many", pqr, 4);
   for (int r = 0; r < 11; ++r) one.append(std::span<const double>(rows).subspan(3 * r, 3));
   many.append_rows(std::span<const double>(rows).first(3 * 5));
   many.append_rows(std::span<const double>(rows).subspan(3 * 5));

@@ -42,7 +42,9 @@ with h5py.File(os.path.join(workdir, "out", "snapshot_0001.h5"), "r") as f:
 
 with h5py.File(os.path.join(workdir, "out", "diagnostics.h5"), "r") as f:
     d = f["nbody"]
-    columns = [c.decode() for c in d.attrs["columns"]]
+    columns = list(d.attrs["columns"])  # variable-length UTF-8: str
+    assert all(isinstance(c, str) for c in columns), columns
+    assert len(d.attrs["units"]) == len(columns) and d.attrs["units"][1].startswith("code_time"), d.attrs["units"]
     assert columns[:6] == ["step", "time", "kinetic", "potential", "total", "energy_error"], columns
     assert d.shape == (2, len(columns)), d.shape  # steps 0 and 5
     e = d[:, columns.index("energy_error")]

@@ -143,7 +143,7 @@ def check(tessera, workdir, name, c):
     K = 0.5 * (m * (v * v).sum(axis=1)).sum()
     with h5py.File(os.path.join(out, "diagnostics.h5"), "r") as f:
         d = f["nbody"]
-        cols = [s.decode() for s in d.attrs["columns"]]
+        cols = [str(s) for s in d.attrs["columns"]]  # variable-length UTF-8: str
         row = d[list(d[:, cols.index("step")]).index(c["step"])]
     close(W, row[cols.index("potential")] * energy, 1e-5, "potential energy in erg (yt positions and masses, G_cgs)")
     close(K, row[cols.index("kinetic")] * energy, 1e-5, "kinetic energy in erg (yt velocities and masses)")
