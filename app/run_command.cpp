@@ -125,8 +125,11 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
 
   const std::filesystem::path output_dir = deck.get_string("run.output_dir");
   const std::filesystem::path ck_dir = checkpoint_dir(deck, output_dir);
-  log::info("tessera {} (commit {}): solver {}, {} rank(s), backend {}, transport {} ({})", kVersion, kGitCommit,
-            info->name, ctx.size(), to_string(backend), comm::to_string(transport.transport->kind()), transport.reason);
+  log::info("tessera {} (commit {}): solver {}, {} rank(s), backend {}, {}", kVersion, kGitCommit, info->name,
+            ctx.size(), to_string(backend),
+            transport.transport->kind() == comm::TransportKind::host
+                ? transport.reason  // "no transport: ..." (host is no value of [run] transport)
+                : fmt::format("transport {} ({})", comm::to_string(transport.transport->kind()), transport.reason));
 
   // Refuse a deck that cannot fit before the solver loops over or allocates its input.
   if (info->memory)
@@ -188,8 +191,9 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     io::CheckpointReader reader(ctx, path, info->name, info->format_version);
     io::agree_input(ctx, [&] { check_restart_deck(deck, reader.manifest().deck_text, path, *info); });
     solver->restart(reader);
-    log::info("restarted from {} at step {} (t = {:.6g}), written by {} rank(s)", path.string(), solver->step(),
-              solver->time(), reader.manifest().ranks);
+    log::info("restarted from {} at step {}{}, written by {} rank(s)", path.string(), solver->step(),
+              solver->has_time() ? fmt::format(" (t = {:.6g})", solver->time()) : std::string(),
+              reader.manifest().ranks);
     last_checkpoint = solver->step();
   } else {
     solver->initialize();
@@ -212,7 +216,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   else
     restore_default_handlers();
   StatusReporter status(deck.get_double("run.status_interval"), summary.first_step, steps, end_time,
-                        solver->work_unit());
+                        {solver->work_unit(), solver->has_time(), solver->reports_rate()});
   while (!done()) {
     solver->advance();
     const std::int64_t s = solver->step();

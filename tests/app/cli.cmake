@@ -20,6 +20,12 @@ tessera_add_cli_test(cli_unknown_bench COMMAND ${tessera_exe} bench nosuch EXPEC
 # info: truthful about this machine; one line per rank.
 tessera_add_cli_test(cli_info NP 3 COMMAND ${tessera_exe} info EXPECT_CODE 0
                      EXPECT_REGEX "HDF5 +1\\.[0-9]+\\.[0-9]+, parallel.*rank +0 on.*rank +1 on.*rank +2 on" MAX_SECONDS 30)
+# Without a GPU, info reports no transport in words the deck's [run] transport (auto, staged,
+# mpi, nccl) can be read against, never "host", which the deck does not accept.
+tessera_add_cli_test(cli_info_cpu_transport COMMAND ${tessera_exe} info EXPECT_CODE 0
+                     EXPECT_REGEX "transport \\(auto\\) +no transport: the cpu backend hands host memory to plain MPI \\(\\[run\\] transport chooses among the cuda backend's: nccl, mpi or staged\\)"
+                     REJECT_REGEX "transport \\(auto\\) +host")
+set_property(TEST cli_info_cpu_transport APPEND PROPERTY ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
 tessera_add_cli_test(cli_keys COMMAND ${tessera_exe} keys EXPECT_CODE 0 EXPECT_REGEX "status_interval")
 tessera_add_cli_test(cli_bench_comm NP 2 COMMAND ${tessera_exe} bench comm --quick --repeat 3 EXPECT_CODE 0
                      EXPECT_REGEX "ring_shift/host.*halo/host" MAX_SECONDS 60)
