@@ -83,7 +83,10 @@ int run_info(comm::Context& ctx) {
   line("HDF5", hdf5_line());
   line("backend (auto)", fmt::format("{}{}", to_string(backend),
                                      gpus ? "" : !cuda_compiled() ? " (built without CUDA)" : any_gpu ? " (some rank sees no GPU)" : " (no GPU visible)"));
-  line("transport (auto)", fmt::format("{} ({})", comm::to_string(choice.transport->kind()), choice.reason));
+  // The cpu backend's `host` is no value the deck accepts: its reason says so in words.
+  line("transport (auto)", choice.transport->kind() == comm::TransportKind::host
+                               ? choice.reason
+                               : fmt::format("{} ({})", comm::to_string(choice.transport->kind()), choice.reason));
   out += "ranks\n";
   for (const auto& r : ranks) out += "  " + r + "\n";
   std::fputs(out.c_str(), stdout);

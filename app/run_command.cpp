@@ -36,11 +36,14 @@ std::string read_file(const std::string& path) {
 }
 
 // All ranks run the same backend: `auto` becomes cuda only where every rank sees a GPU.
-Backend choose_backend(comm::Context& ctx, const std::string& request_text, const std::string& where) {
+// `where` is where the request was read (a deck line or "--backend"), `setting` the request
+// as the user wrote it, for the message when it cannot be met (`run.backend = "cuda" (deck:7)`).
+Backend choose_backend(comm::Context& ctx, const std::string& request_text, const std::string& where,
+                       const std::string& setting) {
   BackendRequest request{};
   io::agree_input(ctx, [&] { request = parse_backend(request_text, where); });  // every rank: one message, exit 2
   Backend mine = Backend::cpu;
-  comm::agree(ctx, [&] { mine = resolve_backend(request); });
+  comm::agree(ctx, [&] { mine = resolve_backend(request, setting); });
   const bool all_cuda = comm::allreduce(ctx, mine == Backend::cuda ? 1 : 0, comm::Op::min) == 1;
   if (mine == Backend::cuda && !all_cuda) {
     log::warn("some ranks see no GPU: running every rank on the cpu backend");
@@ -115,13 +118,18 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
 
   const std::string backend_text = options.backend.empty() ? deck.get_string("run.backend") : options.backend;
   const Backend backend =
-      choose_backend(ctx, backend_text, options.backend.empty() ? deck.where("run.backend") : "--backend");
+      options.backend.empty()
+          ? choose_backend(ctx, backend_text, deck.where("run.backend"), deck.describe("run.backend"))
+          : choose_backend(ctx, backend_text, "--backend", "--backend " + options.backend);
   const comm::TransportChoice transport = comm::make_transport(ctx, backend, deck.get_string("run.transport"));
 
   const std::filesystem::path output_dir = deck.get_string("run.output_dir");
   const std::filesystem::path ck_dir = checkpoint_dir(deck, output_dir);
-  log::info("tessera {} (commit {}): solver {}, {} rank(s), backend {}, transport {} ({})", kVersion, kGitCommit,
-            info->name, ctx.size(), to_string(backend), comm::to_string(transport.transport->kind()), transport.reason);
+  log::info("tessera {} (commit {}): solver {}, {} rank(s), backend {}, {}", kVersion, kGitCommit, info->name,
+            ctx.size(), to_string(backend),
+            transport.transport->kind() == comm::TransportKind::host
+                ? transport.reason  // "no transport: ..." (host is no value of [run] transport)
+                : fmt::format("transport {} ({})", comm::to_string(transport.transport->kind()), transport.reason));
 
   // Refuse a deck that cannot fit before the solver loops over or allocates its input.
   if (info->memory)
@@ -183,8 +191,9 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     io::CheckpointReader reader(ctx, path, info->name, info->format_version);
     io::agree_input(ctx, [&] { check_restart_deck(deck, reader.manifest().deck_text, path, *info); });
     solver->restart(reader);
-    log::info("restarted from {} at step {} (t = {:.6g}), written by {} rank(s)", path.string(), solver->step(),
-              solver->time(), reader.manifest().ranks);
+    log::info("restarted from {} at step {}{}, written by {} rank(s)", path.string(), solver->step(),
+              solver->has_time() ? fmt::format(" (t = {:.6g})", solver->time()) : std::string(),
+              reader.manifest().ranks);
     last_checkpoint = solver->step();
   } else {
     solver->initialize();
@@ -207,7 +216,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   else
     restore_default_handlers();
   StatusReporter status(deck.get_double("run.status_interval"), summary.first_step, steps, end_time,
-                        solver->work_unit());
+                        {solver->work_unit(), solver->has_time(), solver->reports_rate()});
   while (!done()) {
     solver->advance();
     const std::int64_t s = solver->step();

@@ -26,8 +26,8 @@ std::string clock_text(double s) {
 }
 
 StatusReporter::StatusReporter(double interval_s, std::int64_t first_step, std::int64_t last_step,
-                               std::optional<double> end_time, std::string unit)
-    : interval_(interval_s), first_(first_step), last_(last_step), end_time_(end_time), unit_(std::move(unit)) {}
+                               std::optional<double> end_time, StatusStyle style)
+    : interval_(interval_s), first_(first_step), last_(last_step), end_time_(end_time), style_(std::move(style)) {}
 
 void StatusReporter::stepped(std::int64_t step, double time, double work_per_step) {
   ++steps_since_;
@@ -41,17 +41,31 @@ void StatusReporter::stepped(std::int64_t step, double time, double work_per_ste
   if (end_time_ && *end_time_ > start_time_) done = std::max(done, (time - start_time_) / (*end_time_ - start_time_));
   const double elapsed = run_.seconds();
   const double eta = done > 0 ? elapsed * (1.0 - done) / done : -1;
-  log::info("step {:>8}/{}  t = {:<11.5g} {}{}/s  elapsed {}  ETA {}", step, last_, time, si(work_since_ / dt),
-            unit_.empty() ? "" : " " + unit_, clock_text(elapsed), clock_text(eta));
+  log::info("{}", progress_text(step, time, work_since_ / dt, elapsed, eta));
   since_.reset();
   steps_since_ = 0;
   work_since_ = 0;
 }
 
-void StatusReporter::finish(std::int64_t step, double time) {
-  const double elapsed = run_.seconds();
-  log::info("done: step {} t = {:.6g}, {} steps in {} ({:.3f} s), mean {}{}/s", step, time, step - first_,
-            clock_text(elapsed), elapsed, si(elapsed > 0 ? work_total_ / elapsed : 0.0), unit_.empty() ? "" : " " + unit_);
+std::string StatusReporter::progress_text(std::int64_t step, double time, double rate, double elapsed,
+                                          double eta) const {
+  const std::string t = style_.has_time ? fmt::format("t = {:<11.5g} ", time) : std::string();
+  return fmt::format("step {:>8}/{}  {}{}{}/s  elapsed {}  ETA {}", step, last_, t, si(rate), unit_suffix(),
+                     clock_text(elapsed), clock_text(eta));
 }
+
+std::string StatusReporter::finish_text(std::int64_t step, double time, double elapsed) const {
+  std::string text = fmt::format("done: step {}", step);
+  if (style_.has_time) text += fmt::format(", t = {:.6g}", time);
+  text += fmt::format(", {} steps in {} ({:.3f} s)", step - first_, clock_text(elapsed), elapsed);
+  // A solver that times its own work reports that rate in its summary; a mean over this wall
+  // time (which includes output, checks and checkpoints) would only contradict it.
+  if (!style_.own_rate)
+    text += fmt::format(", mean {}{}/s over this wall time (output, diagnostics and checkpoints included)",
+                        si(elapsed > 0 ? work_total_ / elapsed : 0.0), unit_suffix());
+  return text;
+}
+
+void StatusReporter::finish(std::int64_t step, double time) { log::info("{}", finish_text(step, time, run_.seconds())); }
 
 }  // namespace tessera::app

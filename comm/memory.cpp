@@ -12,6 +12,7 @@
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "core/device_info.hpp"
+#include "core/env.hpp"
 
 namespace tessera::comm {
 namespace {
@@ -75,10 +76,19 @@ std::string format_bytes(double bytes) {
 }
 
 MemoryBudget memory_budget(Context& ctx, bool with_device) {
+  // What the node offers: MemAvailable, the cgroup's limit, or TESSERA_HOST_MEMORY, the smallest.
+  enum Source { mem_available = 0, cgroup_limit = 1, environment = 2 };
   double host = mem_available_bytes();
+  int source = mem_available;
   const double cgroup = cgroup_left_bytes();
-  const bool cgroup_smaller = cgroup >= 0 && (host < 0 || cgroup < host);
-  if (cgroup_smaller) host = cgroup;
+  if (cgroup >= 0 && (host < 0 || cgroup < host)) {
+    host = cgroup;
+    source = cgroup_limit;
+  }
+  if (const auto cap = env::get_integer("TESSERA_HOST_MEMORY"); cap && (host < 0 || double(*cap) < host)) {
+    host = static_cast<double>(*cap);
+    source = environment;
+  }
   if (host < 0) host = 1e300;  // nothing to go by: do not refuse
   host /= ctx.local_size();
 
@@ -91,8 +101,11 @@ MemoryBudget memory_budget(Context& ctx, bool with_device) {
   MemoryBudget b;
   b.host_bytes = allreduce(ctx, host, Op::min);
   b.device_bytes = allreduce(ctx, device, Op::min);
-  b.host_source = allreduce(ctx, cgroup_smaller ? 1 : 0, Op::max) ? "what the cgroup's memory limit leaves"
-                                                                   : "MemAvailable";
+  switch (allreduce(ctx, source, Op::max)) {
+    case environment: b.host_source = "TESSERA_HOST_MEMORY"; break;
+    case cgroup_limit: b.host_source = "what the cgroup's memory limit leaves"; break;
+    default: b.host_source = "MemAvailable";
+  }
   return b;
 }
 

@@ -4,10 +4,11 @@
 // compares that with what each rank can have, before any large allocation or loop over the
 // input, and refuses a deck that cannot fit with the size, the key and a rank count that would.
 //
-// What a rank can have: the node's available host memory (MemAvailable, or what is left of the
-// cgroup's limit under Slurm or a container, whichever is smaller) shared by the ranks on the
-// node, and the free memory of its GPU shared by the ranks bound to that GPU. Estimates are
-// lower bounds of what the solvers allocate, so a refusal is certain, not a guess.
+// What a rank can have: the node's available host memory (MemAvailable, what is left of the
+// cgroup's limit under Slurm or a container, or TESSERA_HOST_MEMORY, whichever is smallest)
+// shared by the ranks on the node, and the free memory of its GPU shared by the ranks bound to
+// that GPU. Estimates are lower bounds of what the solvers allocate, so a refusal is certain,
+// not a guess.
 #include <functional>
 #include <string>
 #include <string_view>

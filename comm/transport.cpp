@@ -191,8 +191,10 @@ TransportChoice make_transport(Context& ctx, Backend backend, std::string_view r
     throw InputError(fmt::format("unknown transport '{}' (expected auto, nccl, mpi or staged)", requested));
 
   if (backend == Backend::cpu) {
-    std::string reason = "host: the cpu backend exchanges host memory with plain MPI";
-    if (!is_auto) reason += fmt::format(" (transport '{}' applies to the cuda backend only)", requested);
+    // Not a value of [run] transport, so messages say "no transport" rather than "host".
+    std::string reason = "no transport: the cpu backend hands host memory to plain MPI";
+    reason += is_auto ? std::string(" ([run] transport chooses among the cuda backend's: nccl, mpi or staged)")
+                      : fmt::format(" (transport '{}' applies to the cuda backend only)", requested);
     return {detail::make_host_transport(ctx), std::move(reason)};
   }
   if (!cuda_compiled())

@@ -70,7 +70,7 @@ bool nccl_available();
 std::string nccl_version();  // "" without NCCL
 
 // requested: "auto" (nccl, then mpi, then staged), "staged", "mpi" or "nccl". Backend::cpu
-// always gets `host`. An unavailable explicit request throws InputError saying why.
+// always gets `host`, which is no value of [run] transport: its reason says "no transport". An unavailable explicit request throws InputError saying why.
 // Collective over ctx.world().
 TransportChoice make_transport(Context& ctx, Backend backend, std::string_view requested);
 

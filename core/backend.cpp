@@ -30,17 +30,26 @@ int visible_device_count() {
 #endif
 }
 
-Backend resolve_backend(BackendRequest request) {
+Backend resolve_backend(BackendRequest request, std::string_view where) {
+  // Where the request came from decides how to undo it: a deck key or the command line.
+  const bool from_command_line = where.starts_with("--");
+  const std::string instead =
+      from_command_line ? "to run on the CPU, use --backend cpu (or --backend auto: a GPU where one is visible, "
+                          "else the CPU)"
+                        : "to run on the CPU, pass --backend cpu (or set backend = \"auto\" in the deck: a GPU "
+                          "where one is visible, else the CPU)";
   switch (request) {
     case BackendRequest::cpu:
       return Backend::cpu;
     case BackendRequest::cuda:
       if (!cuda_compiled())
-        throw InputError("backend 'cuda' requested, but this tessera was built without CUDA "
-                         "(configure with -DTESSERA_CUDA=ON on a machine with the CUDA toolkit)");
+        throw InputError(fmt::format("{}: backend 'cuda' requested, but this tessera was built without CUDA "
+                                     "(configure with -DTESSERA_CUDA=ON on a machine with the CUDA toolkit); {}",
+                                     where, instead));
       if (visible_device_count() == 0)
-        throw InputError("backend 'cuda' requested, but no CUDA device is visible to this rank "
-                         "(check CUDA_VISIBLE_DEVICES and the job's GPU request)");
+        throw InputError(fmt::format("{}: backend 'cuda' requested, but no CUDA device is visible to this rank "
+                                     "(check CUDA_VISIBLE_DEVICES and the job's GPU request); {}",
+                                     where, instead));
       return Backend::cuda;
     case BackendRequest::auto_select:
       break;

@@ -25,9 +25,10 @@ constexpr bool cuda_compiled() {
 // Number of CUDA devices visible to this process (0 without CUDA, a driver or a device).
 int visible_device_count();
 
-// auto -> cuda when a device is visible, else cpu. A forced cuda without a device throws
-// InputError explaining why.
-Backend resolve_backend(BackendRequest request);
+// auto -> cuda when a device is visible, else cpu. A forced cuda without a device (or in a
+// build without CUDA) throws InputError explaining why, naming `where` the request came from
+// (`run.backend = "cuda" (deck.toml:7)`, `--backend cuda`) and how to run on the CPU instead.
+Backend resolve_backend(BackendRequest request, std::string_view where = "--backend cuda");
 
 inline Memory memory_of(Backend b) { return b == Backend::cuda ? Memory::device : Memory::host; }
 

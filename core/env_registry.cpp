@@ -27,6 +27,10 @@ constexpr std::array kVariables{
              .default_doc = "detected (`MPIX_Query_cuda_support`)", .used_by = "run, bench, info",
              .help = "overrides the detection of a CUDA-aware MPI (transport `mpi`): 1 hands MPI device "
                      "pointers, 0 never does"},
+    Variable{.name = "TESSERA_HOST_MEMORY", .type = integer, .scope = executable,
+             .default_doc = "unset: what the node reports", .min = 1, .used_by = "run",
+             .help = "bytes of host memory per node that the memory check of a run may count, at most (it takes "
+                     "the smaller of this, MemAvailable and the cgroup's limit): for a node shared with other work"},
     Variable{.name = "TESSERA_BFS_PROFILE", .type = boolean, .scope = executable, .fallback = "0",
              .used_by = "run, bench bfs",
              .help = "per-level times of each BFS search on rank 0 (host loop: kernels / exchange / counts; "

@@ -60,6 +60,13 @@ class Solver {
   virtual double work_per_step() const = 0;
   virtual std::string work_unit() const = 0;
   virtual void summary() {}  // final report on rank 0 (after the loop)
+
+  // Whether time() is a simulated time. A solver whose steps have none (a scan, a BFS root, a
+  // multiply) returns its step count from time() and false here: status lines then show no "t =".
+  virtual bool has_time() const { return true; }
+  // Whether summary() reports a rate the solver measured itself (kernel time, without set-up,
+  // output or checks); the run's closing line then gives no mean rate of its own.
+  virtual bool reports_rate() const { return false; }
 };
 
 // The memory one rank needs for a deck, as a function of the rank count, and the deck key

@@ -4,10 +4,15 @@
 #   tessera-job.sh DECK [extra `tessera run` arguments...]
 #
 # Environment (all optional):
+#   TESSERA_HOME   the tessera checkout the batch scripts take this script and the default decks
+#                  from (default: $SLURM_SUBMIT_DIR, the directory sbatch was run in)
 #   TESSERA        the tessera executable (default: tessera on PATH, else build/bin/tessera
 #                  next to this repository)
-#   RUN_DIR        output directory for this run (default: $SLURM_SUBMIT_DIR/run-$SLURM_JOB_NAME);
-#                  passed to tessera as --set run.output_dir=...
+#   RUN_DIR        output directory for this run, passed to tessera as --set run.output_dir=...
+#                  (default: $SLURM_SUBMIT_DIR/run-<job name>-<deck name>-<job id>, so that two
+#                  decks, or two submissions of one deck, never share a directory). To continue
+#                  an earlier job's run in a new job, give its directory: RUN_DIR=run-... sbatch ...
+#                  (a resubmission with RESUBMIT=1 passes it on by itself)
 #   GPU_BIND       per-task (default): the batch script asked for --gpus-per-task=1, so each rank
 #                  sees exactly one GPU; none: --gpu-bind=none, every rank sees all of its node's
 #                  GPUs and tessera picks local_rank % GPUs (needed for CUDA IPC between ranks)
@@ -27,7 +32,8 @@ deck=${1:?usage: tessera-job.sh DECK [tessera run arguments...]}
 shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tessera=${TESSERA:-$(command -v tessera || echo "$here/../../build/bin/tessera")}
-run_dir=${RUN_DIR:-${SLURM_SUBMIT_DIR:-$PWD}/run-${SLURM_JOB_NAME:-tessera}}
+deck_name=$(basename "$deck" .toml)
+run_dir=${RUN_DIR:-${SLURM_SUBMIT_DIR:-$PWD}/run-${SLURM_JOB_NAME:-tessera}-${deck_name}${SLURM_JOB_ID:+-$SLURM_JOB_ID}}
 [ -x "$tessera" ] || { echo "tessera-job: no tessera executable at $tessera (set TESSERA)" >&2; exit 2; }
 [ -f "$deck" ] || { echo "tessera-job: no deck at $deck" >&2; exit 2; }
 
@@ -76,7 +82,8 @@ echo "tessera-job: tessera exited with $rc"
 if [ "$signalled" = 1 ] && [ "$rc" = 0 ] && [ "${RESUBMIT:-0}" = 1 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
   # The batch script and its arguments as submitted (paths without spaces).
   read -r -a again <<< "$(scontrol show job "$SLURM_JOB_ID" | sed -n 's/^ *Command=//p')"
-  echo "tessera-job: resubmitting ${again[*]}"
-  sbatch --dependency=afterany:"$SLURM_JOB_ID" "${again[@]}"
+  echo "tessera-job: resubmitting ${again[*]} (RUN_DIR=$run_dir)"
+  # The next job has another id: it continues in this job's directory, not in a default of its own.
+  RUN_DIR=$run_dir sbatch --export=ALL --dependency=afterany:"$SLURM_JOB_ID" "${again[@]}"
 fi
 exit "$rc"

@@ -33,6 +33,8 @@ class BfsSolver final : public Solver {
   void write_checkpoint(io::CheckpointWriter& checkpoint) override;
   double work_per_step() const override;
   std::string work_unit() const override { return "edges"; }
+  bool has_time() const override { return false; }     // a step is one root's search
+  bool reports_rate() const override { return true; }  // TEPS per search, in summary()
   void summary() override;
 
  private:

@@ -102,6 +102,8 @@ class ScanSolver final : public Solver {
 
   double work_per_step() const override { return static_cast<double>(setup_.length); }
   std::string work_unit() const override { return "elements"; }
+  bool has_time() const override { return false; }     // a step is one scan
+  bool reports_rate() const override { return true; }  // the median scan's rate, in summary()
 
   void summary() override {
     if (setup_.verify != VerifyMode::none && job_->has_result() && !verified_) verify();

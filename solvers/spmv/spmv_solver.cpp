@@ -248,6 +248,9 @@ class SpmvSolver final : public Solver {
 
   double work_per_step() const override { return 2.0 * static_cast<double>(a_.nnz); }
   std::string work_unit() const override { return "flop"; }
+  bool has_time() const override { return false; }  // a step is one multiply or CG iteration
+  // A multiply run reports its median multiply's GFLOP/s in summary(); a CG run reports none.
+  bool reports_rate() const override { return !cg_; }
 
   void summary() override {
     if (history_) history_->publish();

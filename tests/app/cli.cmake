@@ -20,6 +20,12 @@ tessera_add_cli_test(cli_unknown_bench COMMAND ${tessera_exe} bench nosuch EXPEC
 # info: truthful about this machine; one line per rank.
 tessera_add_cli_test(cli_info NP 3 COMMAND ${tessera_exe} info EXPECT_CODE 0
                      EXPECT_REGEX "HDF5 +1\\.[0-9]+\\.[0-9]+, parallel.*rank +0 on.*rank +1 on.*rank +2 on" MAX_SECONDS 30)
+# Without a GPU, info reports no transport in words the deck's [run] transport (auto, staged,
+# mpi, nccl) can be read against, never "host", which the deck does not accept.
+tessera_add_cli_test(cli_info_cpu_transport COMMAND ${tessera_exe} info EXPECT_CODE 0
+                     EXPECT_REGEX "transport \\(auto\\) +no transport: the cpu backend hands host memory to plain MPI \\(\\[run\\] transport chooses among the cuda backend's: nccl, mpi or staged\\)"
+                     REJECT_REGEX "transport \\(auto\\) +host")
+set_property(TEST cli_info_cpu_transport APPEND PROPERTY ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
 tessera_add_cli_test(cli_keys COMMAND ${tessera_exe} keys EXPECT_CODE 0 EXPECT_REGEX "status_interval")
 tessera_add_cli_test(cli_bench_comm NP 2 COMMAND ${tessera_exe} bench comm --quick --repeat 3 EXPECT_CODE 0
                      EXPECT_REGEX "ring_shift/host.*halo/host" MAX_SECONDS 60)
@@ -36,6 +42,18 @@ if("nbody" IN_LIST TESSERA_SOLVERS)
                        EXPECT_REGEX "unknown_table.toml:5.*did you mean \\[checkpoint\\]" MAX_SECONDS 20)
   tessera_add_cli_test(cli_bad_override NP 2 COMMAND ${tessera_exe} run ${deck_dir}/unknown_table.toml --set run.stepz=3
                        EXPECT_CODE 2 EXPECT_REGEX "--set run.stepz=3.*did you mean 'steps'" MAX_SECONDS 20)
+  # A shipped deck that insists on cuda, where no GPU is visible (hidden even on a GPU host):
+  # refused before anything runs, naming the key and its line, with the way to run on the CPU.
+  tessera_add_cli_test(cli_cuda_deck_without_gpu NP 2 COMMAND ${tessera_exe} run
+                       ${PROJECT_SOURCE_DIR}/inputs/nbody/plummer_1m_gpu.toml --set run.output_dir=no_gpu EXPECT_CODE 2
+                       EXPECT_REGEX "run.backend = \"cuda\" \\(.*plummer_1m_gpu.toml:[0-9]+\\): backend 'cuda' requested, but (this tessera was built without CUDA|no CUDA device is visible).*pass --backend cpu \\(or set backend = \"auto\""
+                       MAX_SECONDS 20)
+  set_property(TEST cli_cuda_deck_without_gpu APPEND PROPERTY ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
+  tessera_add_cli_test(cli_cuda_option_without_gpu COMMAND ${tessera_exe} run
+                       ${PROJECT_SOURCE_DIR}/inputs/nbody/plummer_demo.toml --backend cuda --set run.output_dir=no_gpu
+                       EXPECT_CODE 2 EXPECT_REGEX "--backend cuda: backend 'cuda' requested, but .*use --backend cpu"
+                       MAX_SECONDS 20)
+  set_property(TEST cli_cuda_option_without_gpu APPEND PROPERTY ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
 endif()
 # docs/deck-reference.md is `tessera keys` with every solver: it must not drift from the schema.
 if(TESSERA_SOLVERS STREQUAL TESSERA_ALL_SOLVERS)

@@ -46,6 +46,19 @@ assert glob.glob(run + "/checkpoints/checkpoint_00000040.h5")
 print("ok: short job output:", len(snaps), "snapshots, 256 bodies at t = 0.4")
 PY
 
+# 1a. RUN_DIR's default: two decks through one script, no RUN_DIR given, write to two
+#     directories, run-<job name>-<deck name>-<job id> in the submit directory (here $work).
+cp "$decks/nbody_short.toml" "$work/nbody_other.toml"
+a=$(submit_wait 180 "$script" "$decks/nbody_short.toml") || fail "default RUN_DIR: first job timed out"
+b=$(submit_wait 180 "$script" "$work/nbody_other.toml") || fail "default RUN_DIR: second job timed out"
+for job in "$a:nbody_short" "$b:nbody_other"; do
+  jid=${job%%:*} name=${job#*:}
+  [ "$(job_state "$jid")" = COMPLETED ] || fail "default RUN_DIR: job $jid state $(job_state "$jid")"
+  ls "$work/run-nbody-cpu-$name-$jid"/snapshot_*.h5 >/dev/null 2>&1 ||
+    fail "default RUN_DIR: job $jid wrote no snapshots to run-nbody-cpu-$name-$jid ($(ls -d "$work"/run-* 2>/dev/null))"
+done
+echo "ok: two decks, one script, default RUN_DIR: run-nbody-cpu-nbody_short-$a and run-nbody-cpu-nbody_other-$b"
+
 # 1b. The other solvers' CPU scripts, shortened with --set: COMPLETED, exit 0, HDF5 output.
 run_cpu_script() {  # solver output-file-glob dataset tessera-options...
   local solver=$1 file=$2 dataset=$3; shift 3
@@ -71,12 +84,14 @@ grep -q -E "nbody.dt = -1(.0)? is out of range" "$work"/bad-"$id".out || fail "b
 echo "ok: bad deck -> FAILED, exit 2, message in the job log"
 
 # 3. The time limit: 1 minute with USR1 45 s before it. The job must checkpoint, exit cleanly
-#    and resubmit itself; the second job continues from the checkpoint to the end.
-id=$(submit_wait 150 --time=1 --signal=B:USR1@45 --export=ALL,RUN_DIR="$work/long",RESUBMIT=1 \
+#    and resubmit itself; the second job (another job id) continues from the checkpoint to the
+#    end in the first job's default RUN_DIR, which the resubmission passes on.
+id=$(submit_wait 150 --time=1 --signal=B:USR1@45 --export=ALL,RESUBMIT=1 \
        --output="$work/long-%j.out" "$script" "$decks/nbody_long.toml") || fail "long job timed out"
+long="$work/run-nbody-cpu-nbody_long-$id"
 [ "$(job_state "$id")" = COMPLETED ] || fail "long job: state $(job_state "$id") (killed at the limit?)"
 grep -q "time-limit signal" "$work/long-$id.out" || fail "long job: no signal seen"
-ls "$work"/long/checkpoints/checkpoint_*.h5 >/dev/null 2>&1 || fail "long job: no checkpoint written"
+ls "$long"/checkpoints/checkpoint_*.h5 >/dev/null 2>&1 || fail "long job: no checkpoint written in $long"
 next=$(squeue -h -o '%i' -n nbody-cpu | head -1)
 [ -n "$next" ] || next=$(scontrol show jobs | sed -n 's/^JobId=\([0-9]*\) JobName=nbody-cpu.*/\1/p' | sort -n | tail -1)
 [ -n "$next" ] && [ "$next" != "$id" ] || fail "long job: not resubmitted"
@@ -85,8 +100,9 @@ t=0; while [ $t -lt 240 ]; do
   sleep 2; t=$((t + 2))
 done
 [ "$(job_state "$next")" = COMPLETED ] || fail "resubmitted job $next: state $(job_state "$next")"
-grep -q "continuing from the newest checkpoint" "$work/nbody-cpu-$next.out" || fail "resubmitted job did not restart"
-"$python" - "$work/long" <<'PY' || fail "long run output check"
+grep -q "continuing from the newest checkpoint in $long/checkpoints" "$work/nbody-cpu-$next.out" ||
+  fail "resubmitted job did not restart in $long"
+"$python" - "$long" <<'PY' || fail "long run output check"
 import glob, sys, h5py
 snaps = sorted(glob.glob(sys.argv[1] + "/snapshot_*.h5"))
 with h5py.File(snaps[-1]) as f:

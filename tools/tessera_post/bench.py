@@ -1,8 +1,10 @@
 """Benchmark JSON from `tessera bench ... --json`: tables, scaling and roofline-style charts."""
 import json
 import os
+import re
 
 from .cli import UsageError
+from .h5files import plot_path, pyplot, save, save_as_laid_out
 
 
 def load(path):
@@ -33,25 +35,67 @@ def table(args):
         print(f"| {row['name']} | {row['size']} | {1e3 * row['seconds']:.4g} | {row['rate']:.4g} | {row['unit']} | {frac} |")
 
 
-def scaling(args):
-    """Parallel efficiency versus ranks: rate(P) / (P * rate(1)) per case, from one report per P."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+# tessera names a row measured on P ranks "<case> P=<P>" ("weak host P=2", "ring/nccl P=4",
+# "dist lookback P=2, totals on nccl"): the same case on another rank count differs only there.
+_RANKS = re.compile(r"\s*\bP=(\d+)\b")
 
-    reports = sorted((load(p) for p in args.json), key=lambda r: r.get("ranks", 1))
-    base = {(row["name"], row["size"]): row["rate"] for row in reports[0]["rows"]}
+
+def case_of(name):
+    """The case a row measures, whatever the rank count: its name without " P=<ranks>"."""
+    return _RANKS.sub("", name).strip(" ,")
+
+
+def efficiency(base, p0, row, p):
+    """Parallel efficiency of ROW on P ranks against BASE on P0 ranks, or None.
+
+    From the times where both have one: a size given per rank ("64^3/rank") is weak scaling,
+    the work per rank fixed, so efficiency = t0 / t; any other size is the whole problem
+    (strong scaling): P0 t0 / (P t). Else from the rates: per rank when the unit says so, else
+    aggregate over the ranks."""
+    t0, t = base.get("seconds") or 0, row.get("seconds") or 0
+    if t0 > 0 and t > 0:
+        return t0 / t if "/rank" in str(row.get("size", "")) else (t0 * p0) / (t * p)
+    r0, r = base.get("rate") or 0, row.get("rate") or 0
+    if r0 > 0 and r > 0:
+        return r / r0 if "per rank" in row.get("unit", "") else r / (r0 * p / p0)
+    return None
+
+
+def pair_rows(reports):
+    """{(case, size): [(ranks, efficiency), ...]} over REPORTS (sorted by rank count), each case
+    against its row in the report of the fewest ranks. Where rows name their rank count (P=),
+    only those are paired: the one-rank baselines every report repeats are not scaling rows."""
+    named = any(_RANKS.search(row["name"]) for r in reports for row in r["rows"])
+
+    def rows(report):
+        p = report.get("ranks", 1)
+        for row in report["rows"]:
+            m = _RANKS.search(row["name"])
+            if named and (not m or int(m.group(1)) != p):
+                continue
+            yield (case_of(row["name"]), row["size"]), row
+
+    base = dict(rows(reports[0]))
     p0 = reports[0].get("ranks", 1)
     series = {}
     for r in reports:
         p = r.get("ranks", 1)
-        for row in r["rows"]:
-            key = (row["name"], row["size"])
-            if key in base and base[key] > 0:
-                # Rates are per rank unless the unit says otherwise: efficiency = per-rank rate ratio.
-                per_rank = "per rank" in row["unit"]
-                eff = row["rate"] / base[key] if per_rank else row["rate"] / (base[key] * p / p0)
-                series.setdefault(key, []).append((p, eff))
+        for key, row in rows(r):
+            if key in base:
+                eff = efficiency(base[key], p0, row, p)
+                if eff is not None:
+                    series.setdefault(key, []).append((p, eff))
+    return series
+
+
+def scaling(args):
+    """Parallel efficiency versus ranks per case, from one report per rank count."""
+    reports = sorted((load(p) for p in args.json), key=lambda r: r.get("ranks", 1))
+    series = pair_rows(reports)
+    if not series:
+        raise UsageError("no case appears in the report of the fewest ranks and another: nothing to pair "
+                         f"(ranks: {', '.join(str(r.get('ranks', 1)) for r in reports)})")
+    plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
     lines = []
     for (name, size), pts in sorted(series.items()):
@@ -62,35 +106,43 @@ def scaling(args):
     ax.set_ylabel("parallel efficiency")
     ax.set_ylim(0, 1.1)
     ax.axhline(0.9, color="gray", ls="--", lw=0.8)
-    ax.legend(fontsize=6)
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
+    ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
     print("\n".join(lines))
-    print(f"wrote {args.output}")
+    save(fig, plot_path(args.output, args.json[0], "scaling", run_named=False))
+
+
+def roofline_figure(plt, report, rows):
+    """The bars of ROWS, the figure as wide as their labels need (long case names are never cut)."""
+    labels = [f"{row['name']} {row['size']}" for row in rows]
+    height = 0.3 * len(rows) + 1.5
+    fig, ax = plt.subplots(figsize=(7, height))
+    ax.barh(labels, [row["fraction"] for row in rows])
+    ax.invert_yaxis()  # the report's order, top to bottom
+    ax.axvline(1.0, color="k", lw=0.8)
+    ax.set_xlabel(f"fraction of limit ({report.get('limit', '')})")
+    ax.set_title(report["title"], fontsize=8)
+    # Measure the labels, then give them their width beside a plot area of a fixed width.
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    label_in = max(t.get_window_extent(renderer).width for t in ax.get_yticklabels()) / fig.dpi
+    title_in = ax.title.get_window_extent(renderer).width / fig.dpi
+    plot_in = max(4.5, title_in - label_in + 0.5)
+    fig.set_size_inches(label_in + plot_in + 0.6, height)
+    fig.subplots_adjust(left=(label_in + 0.3) / (label_in + plot_in + 0.6), right=0.96,
+                        bottom=0.65 / height, top=1 - 0.4 / height)
+    return fig
 
 
 def roofline(args):
     """Achieved fraction of the stated limit for every row of a report (a roofline in one bar each)."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
     r = load(args.json)
     rows = [row for row in r["rows"] if row.get("fraction")]
     if not rows:
         raise UsageError(f"{args.json}: no row states a fraction of a limit")
-    fig, ax = plt.subplots(figsize=(7, 0.3 * len(rows) + 1.5))
-    labels = [f"{row['name']} {row['size']}" for row in rows]
-    fracs = [row["fraction"] for row in rows]
-    ax.barh(labels, fracs)
-    ax.axvline(1.0, color="k", lw=0.8)
-    ax.set_xlabel(f"fraction of limit ({r.get('limit', '')})")
-    ax.set_title(r["title"], fontsize=8)
-    fig.tight_layout()
-    fig.savefig(args.output, dpi=120)
+    fig = roofline_figure(pyplot(), r, rows)
     best = max(rows, key=lambda row: row["fraction"])
     print(f"best: {best['name']} {best['size']} at {100 * best['fraction']:.1f}% of the limit")
-    print(f"wrote {args.output}")
+    save_as_laid_out(fig, plot_path(args.output, args.json, "roofline", run_named=False))
 
 
 def register(sub):
@@ -99,9 +151,9 @@ def register(sub):
     p.set_defaults(run=table)
     p = sub.add_parser("bench-scaling", help="parallel efficiency versus ranks (one JSON per rank count)")
     p.add_argument("json", nargs="+")
-    p.add_argument("-o", "--output", default="scaling.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside the first JSON, <json>_scaling.png)")
     p.set_defaults(run=scaling)
     p = sub.add_parser("roofline", help="achieved fraction of the stated limit per kernel")
     p.add_argument("json")
-    p.add_argument("-o", "--output", default="roofline.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside the JSON, <json>_roofline.png)")
     p.set_defaults(run=roofline)

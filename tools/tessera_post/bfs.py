@@ -3,7 +3,7 @@ import math
 import os
 
 from .cli import UsageError
-from .h5files import columns, dataset, open_h5, pyplot, save, text
+from .h5files import columns, dataset, open_h5, pyplot, plot_path, save, text
 
 BFS = "a tessera bfs output (bfs.h5)"
 STATS = ["min", "firstquartile", "median", "thirdquartile", "max", "mean", "stddev", "harmonic_mean",
@@ -84,7 +84,7 @@ def levels(args):
     ax.set_ylabel("vertices")
     ax.set_title(f"{os.path.basename(args.bfs)}: root {root}, {int(reached.sum())} of {len(level)} reached",
                  fontsize=8)
-    save(fig, args.output)
+    save(fig, plot_path(args.output, args.bfs, f"levels_root{root}"))
     return status
 
 
@@ -173,7 +173,7 @@ def teps(args):
     a2.axhline(s["harmonic_mean"], color="k", ls="--", lw=0.9)
     a2.set_xlabel("search (step)")
     a2.set_ylabel("TEPS")
-    save(fig, args.output)
+    save(fig, plot_path(args.output, args.bfs, "teps"))
     return status
 
 
@@ -182,9 +182,9 @@ def register(sub):
     p.add_argument("bfs", metavar="BFS_H5")
     p.add_argument("--tree", type=int, default=0, help="stored tree number (default 0: the first search)")
     p.add_argument("--root", type=int, help="the stored tree of this root instead")
-    p.add_argument("-o", "--output", default="levels.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside BFS_H5, <run>_bfs_levels_root<ROOT>.png)")
     p.set_defaults(run=levels)
     p = sub.add_parser("bfs-teps", help="bfs: TEPS over the roots, Graph500 statistics checked against the file")
     p.add_argument("bfs", metavar="BFS_H5")
-    p.add_argument("-o", "--output", default="teps.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside BFS_H5, <run>_bfs_teps.png)")
     p.set_defaults(run=teps)

@@ -2,7 +2,7 @@
 import os
 
 from .cli import UsageError
-from .h5files import columns, dataset, open_h5, pyplot, save
+from .h5files import columns, dataset, open_h5, plot_path, pyplot, save
 
 FIELDS = "a tessera fdtd field output (<volume>_<step>.h5)"
 PROBES = "a tessera fdtd probe file (probes.h5)"
@@ -36,7 +36,6 @@ def slice_(args):
                 raise UsageError(f"{args.fields}: /{comp} has shape {ds.shape}, expected (nz, ny, nx)")
         else:
             ds, pick, offset = f[comp[0]], ("xyz".index(comp[1]),), (0.5, 0.5, 0.5)
-        a = "xyz".index(args.axis)
         first = [int(v) for v in f.attrs.get("first_cell", [0, 0, 0])]
         stride = [int(v) for v in f.attrs.get("stride", [1, 1, 1])]
         cell = [float(v) for v in f.attrs["cell_size"]]
@@ -46,12 +45,25 @@ def slice_(args):
         # Node m along an axis is cell first + m * stride (the last one may be the node on the
         # high wall of the domain, one past the last cell).
         cells = [first[i] + stride[i] * np.arange(count[i]) for i in range(3)]
+        # A plane output ([[fdtd.volume]] with min = max along one axis) is one cell thin: its
+        # normal is the axis to slice along; a full volume is sliced along z unless told.
+        thin = [i for i in range(3) if count[i] == 1 and min(count) < max(count)]
+        if args.axis is None:
+            a = thin[0] if thin else 2
+        else:
+            a = "xyz".index(args.axis)
+            if thin and a not in thin:
+                t = thin[0]
+                raise UsageError(f"--axis {args.axis}: {os.path.basename(args.fields)} holds a single {'xyz'[t]} plane "
+                                 f"({'xyz'[t]} index {cells[t][0]}), whose {args.axis} slices are lines: use --axis "
+                                 f"{'xyz'[t]} (the default for this file)")
+        axis = "xyz"[a]
         valid = cells[a]
         k = args.index if args.index is not None else int(valid[len(valid) // 2])
         where = np.nonzero(valid == k)[0]
         if len(where) == 0:
             span = f"{valid[0]}..{valid[-1]}" + (f" in steps of {stride[a]}" if stride[a] != 1 else "")
-            raise UsageError(f"--index {k}: the file holds cells {span} along {args.axis}")
+            raise UsageError(f"--index {k}: the file holds cells {span} along {axis}")
         local = int(where[0])
         sel = [slice(None)] * 3
         sel[2 - a] = local  # HDF5 order is (z, y, x)
@@ -61,26 +73,51 @@ def slice_(args):
     rms = float(np.sqrt(np.mean(plane ** 2))) if plane.size else 0.0
     pos = (k + offset[a]) * cell[a]
     print(f"{os.path.basename(args.fields)}: step {step}, t = {time:.6g} s")
-    print(f"{comp} at {args.axis} index {k} ({args.axis} = {1e3 * pos:.6g} mm): "
+    print(f"{comp} at {axis} index {k} ({axis} = {1e3 * pos:.6g} mm): "
           f"{plane.shape[1]} x {plane.shape[0]} values ({'xyz'[u]} x {'xyz'[v]})"
           + ("" if comp in present else f", cell centres (from {comp[0]})"))
     print(f"min = {plane.min():.6g} {unit}, max = {plane.max():.6g} {unit}, rms = {rms:.6g} {unit}")
 
+    # The colour scale: a soft source's own cell can be orders of magnitude above the wave it
+    # launches, so the limit is a percentile of |value| (--clip), not the largest value; values
+    # beyond it are drawn saturated. symlog instead shows everything up to the largest value,
+    # linear within 1/100 of the clip level and logarithmic above.
+    mag = np.abs(plane)
+    largest = float(mag.max()) if plane.size else 0.0
+    level = float(np.percentile(mag, args.clip)) if plane.size else 0.0
+    if level <= 0:
+        level = largest or 1.0
+    from matplotlib.colors import Normalize, SymLogNorm
+
+    if args.scale == "symlog":
+        top = max(largest, level)
+        linthresh = level / 100
+        norm = SymLogNorm(linthresh=linthresh, vmin=-top, vmax=top, base=10)
+        extend = "neither"
+        print(f"colour scale: symlog up to +-{top:.4g} {unit}, linear within +-{linthresh:.4g} {unit} "
+              f"(1/100 of the {args.clip:g}th percentile of |{comp}|)")
+    else:
+        norm = Normalize(vmin=-level, vmax=level)
+        beyond = int(np.count_nonzero(mag > level))
+        extend = "both" if beyond else "neither"
+        print(f"colour scale: linear +-{level:.4g} {unit}, the {args.clip:g}th percentile of |{comp}| "
+              f"(largest {largest:.4g}); {beyond} value(s) ({100 * beyond / max(plane.size, 1):.2g}%) beyond it drawn "
+              f"saturated (--clip 100: the largest; --scale symlog: everything)")
+
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6, 4.5))
-    lim = float(np.abs(plane).max()) or 1.0
     ext = []
     for i in (u, v):
         lo = (cells[i][0] + offset[i] - 0.5 * stride[i]) * cell[i] * 1e3
         hi = (cells[i][-1] + offset[i] + 0.5 * stride[i]) * cell[i] * 1e3
         ext += [lo, hi]
-    im = ax.imshow(plane, origin="lower", cmap="RdBu_r", vmin=-lim, vmax=lim, extent=ext,
+    im = ax.imshow(plane, origin="lower", cmap="RdBu_r", norm=norm, extent=ext,
                    interpolation="nearest", aspect="equal")
     ax.set_xlabel(f"{'xyz'[u]} (mm)")
     ax.set_ylabel(f"{'xyz'[v]} (mm)")
-    ax.set_title(f"{comp}, {args.axis} = {1e3 * pos:.4g} mm, step {step}, t = {time:.4g} s", fontsize=8)
-    fig.colorbar(im, ax=ax, label=f"{comp} ({unit})")
-    save(fig, args.output)
+    ax.set_title(f"{comp}, {axis} = {1e3 * pos:.4g} mm, step {step}, t = {time:.4g} s", fontsize=8)
+    fig.colorbar(im, ax=ax, label=f"{comp} ({unit})", extend=extend)
+    save(fig, plot_path(args.output, args.fields, f"{comp}_{axis}{k}"))
 
 
 def _peaks(freqs, mag, pad, threshold, lowest_bin):
@@ -139,17 +176,34 @@ def probes(args):
     freqs = np.fft.rfftfreq(nfft, dt)
     window = np.hanning(n)
     lowest = 2 * pad  # the first two unpadded bins hold what is left of the mean
-    fmax = args.fmax if args.fmax else freqs[-1]
-    print(f"{os.path.basename(args.probes)}: {n} samples every {dt:.6g} s ({n * dt:.6g} s), "
-          f"bins of {1 / (n * dt):.4g} Hz (peaks interpolated), Nyquist {freqs[-1]:.4g} Hz")
     spectra = {}
     for name in signals:
         x = rows[:, col[name]]
-        mag = np.abs(np.fft.rfft((x - x.mean()) * window, nfft))
-        spectra[name] = mag
-        keep = freqs <= fmax
+        spectra[name] = np.abs(np.fft.rfft((x - x.mean()) * window, nfft))
+    # The band shown and searched: --fmax, else up to where every spectrum has fallen below
+    # 1e-3 of its peak (plus a quarter): the Yee time step puts Nyquist far above anything the
+    # source excites or the grid resolves.
+    if args.fmax:
+        fmax = min(args.fmax, freqs[-1])
+        band = f"to {fmax:.4g} Hz (--fmax)"
+    else:
+        edge = 0.0
+        for mag in spectra.values():
+            peak = mag[lowest:].max() if len(mag) > lowest else 0.0
+            if peak > 0:
+                edge = max(edge, float(freqs[np.nonzero(mag >= 1e-3 * peak)[0][-1]]))
+        fmax = min(freqs[-1], 1.25 * edge) if edge > 0 else freqs[-1]
+        band = f"to {fmax:.4g} Hz, where the spectra fall below 1e-3 of their peaks (--fmax sets it)"
+    keep = freqs <= fmax
+    print(f"{os.path.basename(args.probes)}: {n} samples every {dt:.6g} s ({n * dt:.6g} s), "
+          f"bins of {1 / (n * dt):.4g} Hz (peaks interpolated), Nyquist {freqs[-1]:.4g} Hz")
+    print(f"spectrum {band}")
+    found = {}
+    for name in signals:
+        mag = spectra[name]
         peaks = _peaks(freqs[keep], mag[keep], pad, args.threshold, lowest)
         strongest = sorted(sorted(peaks, key=lambda p: -p[1])[:args.max_peaks])
+        found[name] = strongest
         if not strongest:
             print(f"{name}: no peak (a zero signal?)")
             continue
@@ -159,25 +213,37 @@ def probes(args):
 
     plt = pyplot()
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 6))
-    for name in signals:
+    for i, name in enumerate(signals):
+        colour = f"C{i % 10}"
         x = rows[:, col[name]]
         scale = float(np.abs(x).max()) or 1.0
-        a1.plot(t * 1e9, x / scale, lw=0.7, label=f"{name} (max {scale:.3g})")
-        mag = spectra[name]
-        keep = freqs <= fmax
-        a2.semilogy(freqs[keep] / 1e9, mag[keep] / (mag[keep].max() or 1.0), lw=0.8, label=name)
+        a1.plot(t * 1e9, x / scale, lw=0.7, color=colour, label=f"{name} (max {scale:.3g})")
+        mag = spectra[name][keep]
+        # Normalised to the strongest peak (the scale the relative amplitudes are given in).
+        top = mag[lowest:].max() if len(mag) > lowest and mag[lowest:].max() > 0 else (mag.max() or 1.0)
+        a2.semilogy(freqs[keep] / 1e9, mag / top, lw=0.8, color=colour, label=name)
+        if found[name]:
+            fr = np.array([p[0] for p in found[name]])
+            rel = np.array([p[1] for p in found[name]])
+            a2.plot(fr / 1e9, rel * 1.4, "v", color=colour, markersize=5, markeredgecolor="k", markeredgewidth=0.4)
+            for f_peak, r_peak in zip(fr, rel):
+                a2.annotate(f"{f_peak / 1e9:.4g}", (f_peak / 1e9, r_peak * 1.4), textcoords="offset points",
+                            xytext=(0, 4), ha="center", fontsize=6, color=colour)
     a1.set_xlabel("time (ns)")
     a1.set_ylabel("signal / max |signal|")
     a1.legend(fontsize=7)
     a2.set_xlabel("frequency (GHz)")
-    a2.set_ylabel("|FFT| (Hann), normalised")
-    a2.set_ylim(1e-6, 2)
+    a2.set_ylabel("|FFT| (Hann) / strongest peak")
+    a2.set_xlim(0, fmax / 1e9)
+    a2.set_ylim(1e-6, 8)
     a2.legend(fontsize=7)
-    save(fig, args.output)
+    a2.set_title("peaks marked (GHz)", fontsize=7)
+    save(fig, plot_path(args.output, args.probes, "spectra"))
 
 
 def energy(args):
-    """Electric, magnetic and total energy versus time; the drift after the sources end."""
+    """Electric, magnetic and total energy versus time; after the sources end, the energy's drift
+    (a closed lossless domain) or its loss (absorbing faces, lossy materials)."""
     import numpy as np
 
     with open_h5(args.probes, PROBES) as f:
@@ -201,14 +267,25 @@ def energy(args):
         after = np.arange(after[0], len(w)) if len(after) else after
         how = "first row within 0.1% of the maximum; --source-end sets it"
     s = int(after[0]) if len(after) else None
+    # After the source, a closed lossless domain keeps its energy up to the scheme's drift
+    # (rounding); absorbing faces (CPML), lossy materials and open faces take energy out. Only
+    # the first is a drift: a falling energy is reported as what it is.
+    falls = False
     if s is None or s == len(w) - 1 or w[s] == 0:
-        print(f"drift after the source ends: not measured (fewer than 2 rows after it, or no energy; {how})")
+        print(f"energy after the source ends: not measured (fewer than 2 rows after it, or no energy; {how})")
     else:
         rel = (w[s:] - w[s]) / w[s]
         worst = int(np.argmax(np.abs(rel)))
         print(f"source end: t = {t[s]:.6g} s, step {rows[s, col['step']]:.0f} ({how})")
-        print(f"drift after the source ends: final (W - W_end)/W_end = {rel[-1]:.3e}, "
+        print(f"energy after the source ends: final (W - W_end)/W_end = {rel[-1]:.3e}, "
               f"largest |W - W_end|/W_end = {abs(rel[worst]):.3e} at t = {t[s + worst]:.6g} s")
+        falls = rel[-1] < -1e-3
+        if falls:
+            print(f"energy leaving the domain: {100 * (1 + rel[-1]):.3g}% of W_end remains at the end (absorbed by "
+                  "CPML or lossy materials, or radiated out): a loss, not a drift of the scheme")
+        else:
+            print(f"drift: |W - W_end|/W_end stays within {abs(rel[worst]):.3e} (what a closed, lossless domain "
+                  "should keep to rounding)")
 
     plt = pyplot()
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(6, 5.5), sharex=True)
@@ -219,20 +296,40 @@ def energy(args):
     if s is not None and w[s] != 0:
         a2.plot(t[s:] * 1e9, (w[s:] - w[s]) / w[s], marker=".", lw=1)
         a2.set_ylabel("(W - W_end) / W_end")
+        a2.set_title("energy leaving the domain after the source" if falls else "drift after the source", fontsize=8)
         a1.axvline(t[s] * 1e9, color="gray", ls="--", lw=0.8)
     a2.set_xlabel("time (ns)")
-    save(fig, args.output)
+    save(fig, plot_path(args.output, args.probes, "energy"))
+
+
+def _percent(text):
+    import argparse
+
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number")
+    if not 0 < v <= 100:
+        raise argparse.ArgumentTypeError(f"{v:g} is not a percentile in (0, 100]")
+    return v
 
 
 def register(sub):
     p = sub.add_parser("fdtd-slice", help="fdtd: one plane of a field component (min, max, rms, image)")
     p.add_argument("fields", metavar="FIELD_H5")
-    p.add_argument("--component", default="Ez",
+    p.add_argument("--component", default="Ez", 
                    help="Ex Ey Ez Hx Hy Hz (default Ez; of a collocated file: a component of its E or H)")
-    p.add_argument("--axis", choices=["x", "y", "z"], default="z", help="normal of the plane (default z)")
-    p.add_argument("--index", type=int,
+    p.add_argument("--axis", choices=["x", "y", "z"],
+                   help="normal of the plane (default: the thin axis of a plane output, else z)")
+    p.add_argument("--index", type=int, 
                    help="global cell index along the axis (the number of cells: the high wall; default: the middle)")
-    p.add_argument("-o", "--output", default="slice.png")
+    p.add_argument("--clip", type=_percent, default=99.5, metavar="PERCENTILE",
+                   help="colour limit: this percentile of |value| (default 99.5: a source cell does not "
+                        "swamp the wave; 100: the largest value)")
+    p.add_argument("--scale", choices=["linear", "symlog"], default="linear",
+                   help="colour scale (default linear, clipped; symlog: up to the largest value, "
+                        "logarithmic above 1/100 of the clip level)")
+    p.add_argument("-o", "--output", help="PNG (default: beside FIELD_H5, <run>_<file>_<component>_<axis><index>.png)")
     p.set_defaults(run=slice_)
     p = sub.add_parser("fdtd-probes", help="fdtd: probe signals, spectra and resonance peaks (probes.h5)")
     p.add_argument("probes", metavar="PROBES_H5")
@@ -240,12 +337,15 @@ def register(sub):
     p.add_argument("--threshold", type=float, default=0.02,
                    help="peaks below this fraction of the strongest are ignored (default 0.02)")
     p.add_argument("--max-peaks", type=int, default=8, help="report at most this many peaks (default 8)")
-    p.add_argument("--fmax", type=float, default=0.0, help="highest frequency considered, Hz (default Nyquist)")
+    p.add_argument("--fmax", type=float, default=0.0,
+                   help="highest frequency shown and searched, Hz (default: where the spectra fall below "
+                        "1e-3 of their peaks, plus a quarter)")
     p.add_argument("--pad", type=int, default=8, help="zero padding factor of the FFT (default 8)")
-    p.add_argument("-o", "--output", default="probes.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside PROBES_H5, <run>_probes_spectra.png)")
     p.set_defaults(run=probes)
-    p = sub.add_parser("fdtd-energy", help="fdtd: energy history and its drift after the source (probes.h5)")
+    p = sub.add_parser("fdtd-energy",
+                       help="fdtd: energy history; after the source, its drift or its loss (probes.h5)")
     p.add_argument("probes", metavar="PROBES_H5")
     p.add_argument("--source-end", type=float, help="time (s) after which no source acts (default: detected)")
-    p.add_argument("-o", "--output", default="energy.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside PROBES_H5, <run>_probes_energy.png)")
     p.set_defaults(run=energy)

@@ -58,10 +58,30 @@ def pyplot():
     return plt
 
 
+def plot_path(output, input_path, what, run_named=True):
+    """Where a plot goes: OUTPUT (-o) when given; else beside its input, named after the run (the
+    input's directory, a run's output_dir), the input and WHAT the plot shows, so plots of
+    different runs and inputs never overwrite each other: output/cavity/cavity_probes_spectra.png.
+    Benchmark JSON files name their run themselves (run_named=False): comm_np2_roofline.png."""
+    if output:
+        return output
+    folder = os.path.dirname(input_path)
+    stem = os.path.splitext(os.path.basename(input_path))[0]
+    run = os.path.basename(os.path.dirname(os.path.abspath(input_path))) if run_named else ""
+    return os.path.join(folder, "_".join(part for part in (run, stem, what) if part) + ".png")
+
+
 def save(fig, path):
+    """Writes FIG to PATH, cropped to what was drawn (bbox_inches="tight"), so that long tick
+    labels, legends and titles are never cut off."""
     fig.tight_layout()
+    save_as_laid_out(fig, path)
+
+
+def save_as_laid_out(fig, path):
+    """Writes FIG to PATH keeping its own layout (no tight_layout), cropped to what was drawn."""
     try:
-        fig.savefig(path, dpi=120)
+        fig.savefig(path, dpi=120, bbox_inches="tight", pad_inches=0.1)
     except OSError as e:
-        raise UsageError(f"{path}: cannot write the plot ({e.strerror or e})")
+        raise UsageError(f"{path}: cannot write the plot ({e.strerror or e}; -o writes it elsewhere)")
     print(f"wrote {path}")

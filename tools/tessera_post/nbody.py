@@ -2,7 +2,7 @@
 import os
 
 from .cli import UsageError
-from .h5files import columns, dataset, open_h5, pyplot, save
+from .h5files import columns, dataset, open_h5, plot_path, pyplot, save
 
 DIAG = "a tessera nbody diagnostics file (diagnostics.h5)"
 SNAP = "a GADGET/SWIFT snapshot (snapshot_NNNN.h5)"
@@ -44,7 +44,7 @@ def energy(args):
         a2.set_yscale("log")
     a2.set_ylabel("|total momentum|")
     a2.set_xlabel("time")
-    save(fig, args.output)
+    save(fig, plot_path(args.output, args.diagnostics, "energy"))
 
 
 def _bodies(f, path, part_types):
@@ -119,20 +119,27 @@ def density(args):
     print(f"half-mass radius = {rhalf:.4g} (about the centre of mass)")
 
     u, v = [i for i in range(3) if i != axis]
+    # Pixels from N: about 4 bodies per pixel of a uniform image (sqrt(N)/2 per side), 16..512.
+    bins = args.bins or int(np.clip(round(np.sqrt(n) / 2), 16, 512))
     if args.extent:
+        centre = (com[u], com[v])
         half = args.extent
-    else:  # the square about the centre of mass that holds 90% of the mass in projection
-        dist = np.maximum(np.abs(x[:, u] - com[u]), np.abs(x[:, v] - com[v]))
-        o = np.argsort(dist)
-        half = float(dist[o][min(n - 1, np.searchsorted(np.cumsum(m[o]), 0.9 * mtot))]) or 1.0
-    edges_u = np.linspace(com[u] - half, com[u] + half, args.bins + 1)
-    edges_v = np.linspace(com[v] - half, com[v] + half, args.bins + 1)
+        frame = "about the centre of mass (--extent)"
+    else:  # the square about the bodies' bounding box that holds all of them (all of the mass)
+        lo = np.array([x[:, u].min(), x[:, v].min()])
+        hi = np.array([x[:, u].max(), x[:, v].max()])
+        centre = tuple(0.5 * (lo + hi))
+        half = 0.5 * float((hi - lo).max()) * 1.02 or max(1.0, float(np.abs(lo).max()))
+        frame = "around every body"
+    edges_u = np.linspace(centre[0] - half, centre[0] + half, bins + 1)
+    edges_v = np.linspace(centre[1] - half, centre[1] + half, bins + 1)
     img, _, _ = np.histogram2d(x[:, u], x[:, v], bins=[edges_u, edges_v], weights=m)
-    pixel = (2 * half / args.bins) ** 2
+    pixel = (2 * half / bins) ** 2
     sigma = img.T / pixel  # surface density, rows along v
     inside = img.sum()
-    print(f"projected along {args.axis}: {args.bins} x {args.bins} pixels over "
-          f"[{edges_u[0]:.4g}, {edges_u[-1]:.4g}] x [{edges_v[0]:.4g}, {edges_v[-1]:.4g}], "
+    print(f"projected along {args.axis}: {bins} x {bins} pixels"
+          f"{'' if args.bins else f' (from N = {n}; --bins sets it)'} over "
+          f"[{edges_u[0]:.4g}, {edges_u[-1]:.4g}] x [{edges_v[0]:.4g}, {edges_v[-1]:.4g}] {frame}, "
           f"{100 * inside / mtot:.1f}% of the mass inside, peak surface density {sigma.max():.4g}")
 
     plt = pyplot()
@@ -148,21 +155,23 @@ def density(args):
     ax.set_ylabel("xyz"[v])
     ax.set_title(f"{os.path.basename(args.snapshot)}  t = {time:.4g}  N = {n}", fontsize=8)
     fig.colorbar(im, ax=ax, label="surface density (mass / length$^2$)")
-    save(fig, args.output)
+    save(fig, plot_path(args.output, args.snapshot, f"density_{args.axis}"))
 
 
 def register(sub):
     p = sub.add_parser("nbody-energy", help="nbody: relative energy error and |momentum| vs time (diagnostics.h5)")
     p.add_argument("diagnostics", metavar="DIAG_H5")
-    p.add_argument("-o", "--output", default="energy.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside DIAG_H5, <run>_diagnostics_energy.png)")
     p.set_defaults(run=energy)
     p = sub.add_parser("nbody-density", help="nbody: projected density image of a snapshot; N, mass, centre, half-mass radius")
     p.add_argument("snapshot", metavar="SNAPSHOT")
-    p.add_argument("-o", "--output", default="density.png")
+    p.add_argument("-o", "--output", help="PNG (default: beside SNAPSHOT, <run>_<snapshot>_density_<axis>.png)")
     p.add_argument("--axis", choices=["x", "y", "z"], default="z", help="projection axis (default z)")
-    p.add_argument("--bins", type=_positive_int, default=256, help="pixels per side (default 256)")
+    p.add_argument("--bins", type=_positive_int,
+                   help="pixels per side (default from N: sqrt(N)/2, at least 16, at most 512)")
     p.add_argument("--extent", type=float, default=0.0,
-                   help="half width of the image about the centre of mass (default: holds 90%% of the mass)")
+                   help="half width of the image about the centre of mass (default: the square around every "
+                        "body, all of the mass)")
     p.add_argument("--part-type", type=int, action="append", choices=range(6), metavar="K",
                    help="read /PartType<K> only (repeatable; default: every type present)")
     p.set_defaults(run=density)

@@ -101,12 +101,77 @@ TEST(DeckOverrides, MalformedOverrides) {
                           testing::StartsWith("--set nbody.box=[1,2: invalid TOML value: ")));
 }
 
-TEST(DeckOverrides, CannotReachIntoArraysOfTablesOrValues) {
+const char* const kTwoSources = R"([fdtd]
+cells = [4, 4, 4]
+
+[[fdtd.source]]
+position = [0, 0, 0]
+amplitude = 3.0
+
+[[fdtd.source]]
+position = [1e-3, 1e-3, 1e-3]
+label = "second"
+
+[fdtd.source.shape]
+radius = 2e-3
+)";
+
+TEST(DeckOverrides, IndexReachesAnElementOfAnArrayOfTables) {
+  const Deck deck = load_deck(fdtd_deck_schema(), kTwoSources, "demo.toml",
+                              std::vector<std::string>{"fdtd.source.1.position=[2e-3, 3e-3, 4e-3]",
+                                                       "fdtd.source.0.waveform=sine", "fdtd.source.1.shape.radius=0"});
+  const auto sources = deck.get_table_array("fdtd.source");
+  ASSERT_EQ(sources.size(), 2u);
+  // The element named changes; the other keeps the deck's values.
+  EXPECT_THAT(sources[1].get_double_array("position"), ElementsAre(2e-3, 3e-3, 4e-3));
+  EXPECT_EQ(sources[1].where("position"), "--set fdtd.source.1.position=[2e-3, 3e-3, 4e-3]");
+  EXPECT_EQ(sources[1].get_string("label"), "second");
+  EXPECT_EQ(sources[1].get_double("shape.radius"), 0.0);
+  EXPECT_EQ(sources[0].get_string("waveform"), "sine");
+  EXPECT_EQ(sources[0].where("waveform"), "--set fdtd.source.0.waveform=sine");
+  EXPECT_THAT(sources[0].get_double_array("position"), ElementsAre(0.0, 0.0, 0.0));
+  EXPECT_EQ(sources[0].get_double("amplitude"), 3.0);
+  EXPECT_EQ(sources[0].where("amplitude"), "demo.toml:6");
+}
+
+TEST(DeckOverrides, TheBracketNotationOfMessagesWorksToo) {
+  const Deck deck = load_deck(fdtd_deck_schema(), kTwoSources, "demo.toml",
+                              std::vector<std::string>{"fdtd.source[1].amplitude=0.5"});
+  EXPECT_EQ(deck.get_table_array("fdtd.source")[1].get_double("amplitude"), 0.5);
+  EXPECT_EQ(deck.get_table_array("fdtd.source")[0].get_double("amplitude"), 3.0);
+}
+
+TEST(DeckOverrides, ValueErrorsInAnElementNameTheOverrideAndTheElement) {
+  EXPECT_THAT(problems_of(fdtd_deck_schema(), kTwoSources, {"fdtd.source.0.waveform=square", "fdtd.source.1.colour=2"}),
+              ElementsAre("--set fdtd.source.0.waveform=square: fdtd.source[0].waveform = \"square\" is not one of "
+                          "\"gaussian\", \"sine\"",
+                          testing::StartsWith("--set fdtd.source.1.colour=2: unknown key 'colour' in [[fdtd.source]]")));
+}
+
+TEST(DeckOverrides, ABadIndexNamesTheKeyAndTheArrayLength) {
+  EXPECT_THAT(problems_of(fdtd_deck_schema(), kTwoSources,
+                          {"fdtd.source.2.position=[0, 0, 0]", "fdtd.probe.0.cell=[1, 1, 1]"}),
+              ElementsAre("--set fdtd.source.2.position=[0, 0, 0]: fdtd.source.2: there is no element 2: "
+                          "[[fdtd.source]] has 2 elements (indices 0 to 1) in the deck",
+                          "--set fdtd.probe.0.cell=[1, 1, 1]: fdtd.probe.0: the deck has no [[fdtd.probe]] to take "
+                          "element 0 of"));
+  const std::string one = "[fdtd]\ncells = [4, 4, 4]\n[[fdtd.source]]\nposition = [0, 0, 0]\n";
+  EXPECT_THAT(problems_of(fdtd_deck_schema(), one, {"fdtd.source.1.amplitude=2"}),
+              ElementsAre("--set fdtd.source.1.amplitude=2: fdtd.source.1: there is no element 1: [[fdtd.source]] "
+                          "has 1 element (index 0) in the deck"));
+}
+
+TEST(DeckOverrides, AnArrayOfTablesNeedsAnIndexAndAKey) {
   const std::string fdtd = "[fdtd]\ncells = [4, 4, 4]\n[[fdtd.source]]\nposition = [0, 0, 0]\n";
-  EXPECT_THAT(problems_of(fdtd_deck_schema(), fdtd, {"fdtd.source.amplitude=2", "fdtd.cells.x=1"}),
-              ElementsAre("--set fdtd.source.amplitude=2: [[fdtd.source]] is an array of tables, which --set "
-                          "cannot reach into; edit the deck instead",
-                          "--set fdtd.cells.x=1: fdtd.cells is a value, not a table"));
+  EXPECT_THAT(problems_of(fdtd_deck_schema(), fdtd,
+                          {"fdtd.source.amplitude=2", "fdtd.source.0=3", "fdtd.cells.x=1", "fdtd.cells.0=1"}),
+              ElementsAre("--set fdtd.source.amplitude=2: [[fdtd.source]] is an array of tables with 1 element (index "
+                          "0): name an element by its index, as in --set fdtd.source.0.amplitude=2",
+                          "--set fdtd.source.0=3: fdtd.source.0 is a whole [[fdtd.source]] element: set one of its "
+                          "keys, as in --set fdtd.source.0.position=...",
+                          "--set fdtd.cells.x=1: fdtd.cells is a value, not a table",
+                          "--set fdtd.cells.0=1: fdtd.cells is an array of values, not of tables: set it whole, as "
+                          "in --set fdtd.cells=[...]"));
 }
 
 TEST(DeckOverrides, ErrorsOfOverridesAndOfTheFileAreReportedTogether) {

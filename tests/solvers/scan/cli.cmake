@@ -12,8 +12,10 @@ set_tests_properties(cli_scan_make_inputs PROPERTIES FIXTURES_SETUP scan_inputs 
 
 # Shipped decks, shrunk to seconds (the CPU backend, so the same on a GPU host).
 set(shrink --backend cpu --set scan.input.length=200003 --set run.steps=2)
+# A scan has no simulated time and reports its own measured rate: the closing line shows neither.
 tessera_add_cli_test(cli_scan_seed_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/seed_123123123.toml ${shrink}
-                     EXPECT_CODE 0 EXPECT_REGEX "verified \\(sample\\).*equal the CPU reference" MAX_SECONDS 60)
+                     EXPECT_CODE 0 EXPECT_REGEX "done: step 2, 2 steps in [0-9:]+ \\([0-9.]+ s\\)\n.*verified \\(sample\\).*equal the CPU reference.*scan: 2 steps, median .* G elements/s"
+                     REJECT_REGEX "done: [^\n]*(t = |/s)" MAX_SECONDS 60)
 tessera_add_cli_test(cli_scan_int64_deck NP 3 COMMAND ${tessera_exe} run ${scan_decks}/int32_into_int64.toml ${shrink}
                      EXPECT_CODE 0 EXPECT_REGEX "int32 -> int64.*verified \\(full\\)" MAX_SECONDS 60)
 tessera_add_cli_test(cli_scan_float_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/float64_exclusive.toml ${shrink}
@@ -31,6 +33,16 @@ set_tests_properties(cli_scan_from_file_deck PROPERTIES FIXTURES_REQUIRED scan_w
 tessera_add_cli_test(cli_scan_length_too_large NP 2 COMMAND ${tessera_exe} run ${scan_decks}/seed_123123123.toml --backend cpu
                      --set scan.input.length=1000000000000000 EXPECT_CODE 2
                      EXPECT_REGEX "scan.input.length = 1000000000000000 .*: this run needs at least [0-9.]+ [KMGTPE]iB of host memory per rank on 2 rank\\(s\\).*would fit on [0-9]+ ranks or more" MAX_SECONDS 20)
+# The shipped deck beyond 2^31 as it is, on a node with less host memory than it needs (24 GiB
+# over the ranks): TESSERA_HOST_MEMORY makes the node offer 8 GiB, 4 GiB per rank. Refused up
+# front with the size and the key, before the solver sets anything up (no "scan: N elements"
+# line); no GPU visible, so the deck's backend = "auto" is the cpu backend on any host.
+tessera_add_cli_test(cli_scan_beyond_2e31_too_little_memory NP 2 COMMAND ${tessera_exe} run ${scan_decks}/beyond_2e31.toml
+                     EXPECT_CODE 2
+                     EXPECT_REGEX "scan.input.length = 2147487747 \\(.*beyond_2e31.toml:[0-9]+\\): this run needs at least 12.0 GiB of host memory per rank on 2 rank\\(s\\), and a rank has 4.00 GiB \\(TESSERA_HOST_MEMORY shared by the ranks on its node\\); it would fit on 7 ranks or more"
+                     REJECT_REGEX "scan: [0-9]+ elements" MAX_SECONDS 20)
+set_property(TEST cli_scan_beyond_2e31_too_little_memory APPEND PROPERTY ENVIRONMENT
+             TESSERA_HOST_MEMORY=8589934592 CUDA_VISIBLE_DEVICES=-1)
 
 # Bad inputs: exit code 2 on every rank, a message naming the key and the problem.
 set(from_inputs run ${scan_decks}/from_file.toml --backend cpu --set scan.input.file=${scan_data}/inputs.h5)
