@@ -103,6 +103,7 @@ SCAN_HOST_PATH = 0.19e-3
 # "SpMV", 2026-11-24, H100: one unpreconditioned CG iteration on the 7-point Poisson 256^3 with
 # the hybrid kernel takes 1.143 ms (byte model: 188 bytes per row, of which the SpMV's 100).
 CG_T0 = 30e-6  # ASSUMED: the iteration's fixed cost (6 kernels, 2 device syncs)
+CG_GHOST_STEP = 8e-6  # ASSUMED: with P > 1 the ghost block is one more kernel and host sync
 CG_MEASURED = (256 ** 3, 1.143e-3)
 CG_PER_ROW_H100 = (CG_MEASURED[1] - CG_T0) / CG_MEASURED[0]
 CG_SPMV_SHARE = 100 / 188
@@ -492,7 +493,7 @@ class Spmv(Solver):
         per_side = max(1, math.ceil(n * n / rows))
         ghosts = self.net.alpha(p) + (per_side - 1) * self.net.cluster.per_peer + 8.0 * side / self.net.bw(p)
         reduce = 2 * self.net.allreduce_small(p)
-        t = it + max(0.0, ghosts - local) + reduce
+        t = it + CG_GHOST_STEP + max(0.0, ghosts - local) + reduce
         return Point(p, t, it, ghosts + reduce, t - it, 16.0 * side, 2 * per_side + 2 * math.ceil(math.log2(p)), 0.0)
 
     def memory(self, n, p):
@@ -597,7 +598,7 @@ def memory_lines(gpu_key):
     for s in make(gpu_key):
         largest = s.largest_per_gpu()
         if s.name == "nbody":
-            dev, host = s.memory(largest, 1)
+            dev, host = s.memory(2 * largest, 2)
             t = s.single(largest)
             lines.append(f"nbody: {largest / 1e6:.0f} M bodies per GPU ({_bytes(dev)} on the GPU with the ring's buffers, "
                          f"{_bytes(host)} host); one force pass of that many on one GPU: {t:.3g} s")
@@ -610,8 +611,11 @@ def memory_lines(gpu_key):
                          f"{_bytes(host)} host)")
         elif s.name == "bfs":
             dev, host = s.memory(largest, 1)
+            need = next(p for p in range(1, 1 << 20) if s.fits(BFS_MAX_SCALE, p))
+            dev31, host31 = s.memory(BFS_MAX_SCALE, need)
             lines.append(f"bfs: scale {largest} on one GPU ({_bytes(dev)} GPU, {_bytes(host)} host); scale "
-                         f"{BFS_MAX_SCALE} (the cuda limit) needs P >= {s.min_ranks(BFS_MAX_SCALE)}")
+                         f"{BFS_MAX_SCALE}, the largest the cuda backend takes, needs P >= {need} ({_bytes(dev31)} GPU, "
+                         f"{_bytes(host31)} host per rank)")
         else:
             dev, host = s.memory(largest, 1)
             lines.append(f"spmv: a {largest}^3 Poisson grid per GPU ({largest ** 3 / 1e6:.0f} M rows; {_bytes(dev)} GPU, "
@@ -746,9 +750,29 @@ def run(args):
           f"IB {c.ib_bw / 1e9:.1f} GB/s per GPU, +{c.alpha_net * 1e6:.1f} us per exchange across nodes, "
           f"{c.per_peer * 1e6:.1f} us per further peer, {c.mpi_stage_net * 1e6:.1f} us per MPI stage between nodes")
     solvers = make(args.gpu, cluster)
+    w, bs, bx = bfs_fit()
+    print(f"\n### Calibrated constants ({gpu.name} where they differ)\n")
+    print(f"- nbody: G interactions/s by bodies per rank {', '.join(f'{_count(n)} {r / 1e9:.0f}' for n, r in gpu.nbody_rates)}")
+    print(f"- fdtd: t = {gpu.fdtd_t0 * 1e6:.1f} us + cells / {gpu.fdtd_rate / 1e9:.1f} G/s; decomposed step "
+          f"+{100 * FDTD_SPLIT_COST:.1f}%")
+    print(f"- scan: scan pass {SCAN_T0_SCAN * 1e6:.0f} us + n / {gpu.scan_rate / 1e9:.1f} G/s, reduce pass "
+          f"{SCAN_T0_REDUCE * 1e6:.0f} us + 4 n / {gpu.copy_bw / 1e9:.0f} GB/s")
+    print(f"- bfs (scale 26): W = {w * 1e3:.3f} ms, S = {bs * 1e3:.3f} ms, X = {bx * 1e3:.3f} ms, host loop "
+          f"{BFS_HOST_LOOP * 1e3:.2f} ms, {BFS_ROUNDS} exchange rounds, {BFS_BOTTOM_UP_LEVELS} bottom-up levels, "
+          f"{BFS_PAIRS_PER_VERTEX} pairs per vertex")
+    print(f"- spmv: CG iteration {CG_T0 * 1e6:.0f} us + rows x {gpu.cg_per_row * 1e12:.1f} ps "
+          f"(the SpMV {100 * CG_SPMV_SHARE:.0f}% of it), +{CG_GHOST_STEP * 1e6:.0f} us with ghosts")
     if not args.summary:
         for s in solvers:
             print(f"\n### {s.name}: time per {s.step_name}")
+            print("\n| efficiency | " + " | ".join(f"P={p}" for p in RANKS) + " |")
+            print("|---|" + "---:|" * len(RANKS))
+            for label, points in curves(s).items():
+                by_p = {p: (e, fits) for p, e, fits in points}
+                cells = [("-" if p not in by_p else f"{100 * by_p[p][0]:.0f}%" + ("" if by_p[p][1] else "*"))
+                         for p in RANKS]
+                print(f"| {label} | " + " | ".join(cells) + " |")
+            print("\n(*: does not fit the GPUs' memory at that P; -: beyond the solver's limits)")
             weak = [s.weak(p) for p in RANKS]
             table(s, f"weak scaling, {_size_text(s, s.weak_size)} per GPU", [pt for pt in weak if pt])
             if any(pt is None for pt in weak):
