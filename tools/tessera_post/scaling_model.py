@@ -803,9 +803,10 @@ def run(args):
     print("\n(\"a..b\": the problem needs a GPUs for memory; \">= 1024\": still paying at 1024)")
     print("\n### Largest problem per GPU (memory model, 90% of the nominal memory)\n")
     for k in keys:
-        print(f"{GPUS[k].name}:")
+        print(f"{GPUS[k].name}:\n")
         for line in memory_lines(k):
             print(f"- {line}")
+        print()
     if default and not args.summary:
         print("\n### Model against the measurements in one node (H200)\n")
         print("| solver | case | measured | model |")
