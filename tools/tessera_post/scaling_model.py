@@ -1,0 +1,845 @@
+"""The scaling model of docs/scaling.md: time per step of each solver as a function of the
+problem size and the rank count P, calibrated on the 1-4 GPU numbers of docs/performance.md and
+projected to 1,024 GPUs on an InfiniBand cluster. `tessera-post scaling-model` prints the
+doc's tables from this module and plots the efficiency curves.
+
+Every number below is either MEASURED (docs/performance.md: section, date, commit) or ASSUMED
+(the cluster, and a few constants no measurement pins down); the doc lists them the same way.
+Times are in seconds, sizes in bytes, rates in per second, unless a name says otherwise.
+"""
+import math
+from dataclasses import dataclass, field, replace
+
+RANKS = [2 ** k for k in range(11)]  # 1 .. 1024
+PAYING = 0.5  # "stops paying": parallel efficiency below this
+
+# ---------------------------------------------------------------------------------------------
+# The cluster (ASSUMED): 4 GPUs per node joined by NVLink, one 400 Gb/s NDR port per GPU.
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cluster:
+    gpus_per_node: int = 4
+    # One exchange (one NCCL group, launch to completion): MEASURED over NVLink (NVLINK_ALPHA);
+    # a field here only so that the sensitivity table can try a lower one.
+    exchange_alpha: float = 19e-6
+    # 400 Gb/s = 50 GB/s per GPU and direction; NCCL reaches ~90% of it on NDR.
+    ib_bw: float = 45e9
+    # Added to an exchange whose messages cross nodes (NCCL's tuning table: 2.7 us per network
+    # hop of a ring with the LL protocol, 5 us per tree level; the brief's 2-5 us).
+    alpha_net: float = 3e-6
+    # Each further peer of a many-peer NCCL group (allgather built of P-1 sends, alltoallv):
+    # the proxy posts one network message per peer. Nothing here measured it.
+    per_peer: float = 1e-6
+    # One stage of a small host-MPI collective (recursive doubling / tree) between nodes.
+    mpi_stage_net: float = 3e-6
+
+
+# ---------------------------------------------------------------------------------------------
+# MEASURED in one node (docs/performance.md); section, date and commit with each number.
+# ---------------------------------------------------------------------------------------------
+
+# "Communication: `tessera bench comm`", re-measured 2026-11-22, commit f1ef9c5, 2x H200, NCCL:
+# a 1 KiB ring shift takes 0.019 ms (the floor of one host-launched NCCL exchange, launch and
+# completion included), 64 MiB move at 259 GB/s per rank.
+NVLINK_ALPHA = 19e-6
+NVLINK_BW = 259e9
+# "Scan", third round, 2026-11-22, commit e47ec09: "the exscan alone is 1.4 us" (host MPI, one
+# node): one stage of a small host collective inside a node.
+MPI_STAGE_NODE = 1.4e-6
+
+
+@dataclass(frozen=True)
+class Gpu:
+    name: str
+    memory: float  # nominal bytes
+    # N-body: G interactions/s of the default kernel by bodies per launch (targets = sources).
+    nbody_rates: tuple
+    # FDTD: per-step time = fdtd_t0 + cells / fdtd_rate (one rank, PEC faces, no exchange).
+    fdtd_t0: float
+    fdtd_rate: float
+    # Scan (int32): the look-back scan's rate (elements/s) and the copy bandwidth (the reduce
+    # pass of a distributed scan reads every element once at it).
+    scan_rate: float
+    copy_bw: float
+    # SpMV/CG: one CG iteration (7-point Poisson, float64, hybrid kernel) = t0 + rows * per_row.
+    cg_per_row: float
+    # BFS (scale 26, edgefactor 16): see BFS below (same numbers on both GPUs).
+    measured_note: str = ""
+
+
+USABLE_MEMORY = 0.9  # ASSUMED: of the nominal GPU memory (CUDA context, NCCL buffers, slack)
+
+# "N-body", fourth round, 2026-11-22, commit 206d913, H100, equal masses (the default kernel
+# per size: tiled at 4K, split from 16K). The H200 runs of 66848b4 and ba0ff1f measured the same
+# rates (2222 / 2225 at 256K / 1M), so both GPUs use this table.
+NBODY_RATES = ((4096, 1279e9), (16384, 2026e9), (65536, 2143e9), (262144, 2226e9), (1048576, 2225e9))
+NBODY_FLOOR = 5e-6  # ASSUMED: the shortest force kernel (launch-bound) below 4096 bodies
+
+# "FDTD", 2026-11-21, H100: 128^3 in 0.082 ms and 512^3 in 3.77 ms per step give
+# t0 = 23.4 us and 35.8 G cells/s (256^3 then predicts 0.492 ms; measured 0.509).
+_F_SMALL, _F_LARGE = (128 ** 3, 0.082e-3), (512 ** 3, 3.77e-3)
+FDTD_RATE_H100 = (_F_LARGE[0] - _F_SMALL[0]) / (_F_LARGE[1] - _F_SMALL[1])
+FDTD_T0 = _F_SMALL[1] - _F_SMALL[0] / FDTD_RATE_H100
+# "FDTD weak scaling (H200)", 2026-11-22, commit d8f654e: one H200 alone 2.999 ms at 512^3 (t0
+# ASSUMED the H100's); nccl P = 2 / 4: 3.147 / 3.152 ms, i.e. the decomposed step costs 5.0%
+# more (the shell update of the exchanged faces, packs, the self-wrap of x) with the halo hidden.
+FDTD_RATE_H200 = 512 ** 3 / (2.999e-3 - FDTD_T0)
+FDTD_SPLIT_COST = (3.147e-3 + 3.152e-3) / 2 / 2.999e-3 - 1
+FDTD_MEASURED_WEAK = {2: 0.953, 4: 0.952}
+
+# "Re-measured after the one-skeleton restructuring (2026-11-24)", commit 78d58e2, H100: scan
+# lookback 328.1 G int32/s at 2^30; copy bandwidth 2991 GB/s ("SpMV", 2026-11-24, afb3f2f).
+# H200 ("Scan", second round, 2026-11-22, commit b5e4bbf): lookback 406.5 G/s at 2^28; copy
+# 4158 GB/s ("FDTD weak scaling (H200)", d8f654e).
+SCAN_T0_SCAN = 5e-6    # ASSUMED: launch and look-back chain of the scan pass
+SCAN_T0_REDUCE = 3e-6  # ASSUMED: launch of the reduce pass
+SCAN_MEASURED = {"ranks": 2, "n": 2 ** 28, "seconds": 0.934e-3}  # third round, e47ec09, 2x H200
+# Same run: the host path (device sync after the reduction, host MPI exscan, relaunch) spent 0.19
+# ms between the passes, of which the exscan itself 1.4 us (MPI_STAGE_NODE).
+SCAN_HOST_PATH = 0.19e-3
+
+# "SpMV", 2026-11-24, H100: one unpreconditioned CG iteration on the 7-point Poisson 256^3 with
+# the hybrid kernel takes 1.143 ms (byte model: 188 bytes per row, of which the SpMV's 100).
+CG_T0 = 30e-6  # ASSUMED: the iteration's fixed cost (6 kernels, 2 device syncs)
+CG_GHOST_STEP = 8e-6  # ASSUMED: with P > 1 the ghost block is one more kernel and host sync
+CG_MEASURED = (256 ** 3, 1.143e-3)
+CG_PER_ROW_H100 = (CG_MEASURED[1] - CG_T0) / CG_MEASURED[0]
+CG_SPMV_SHARE = 100 / 188
+# H200: no SpMV measured. PROJECTED with the H200/H100 ratio of the other memory-bound solvers:
+# FDTD 44.8 / 35.6 and scan 412.9 / 328.1 G/s, both 1.26.
+H200_OVER_H100_MEMORY_BOUND = 1.26
+
+# BFS, direction-optimizing, Kronecker scale 26, edgefactor 16. "BFS", seventh round, commit
+# 3a0793e, links woken, the GPU running the level loop, peer memory: median 3.23 / 1.92 / 1.23
+# ms per search on 1 / 2 / 4 H200s. Fitted below to t = W / P + S + [P > 1] (X + bitmap bytes /
+# NVLink): W the work that divides, S what does not (small levels, launches), X the shares.
+BFS_MEASURED_PEER = {1: 3.23e-3, 2: 1.92e-3, 4: 1.23e-3}
+# Fifth round, commit fc9429d, 1 H200: 3.64 ms with the host running the level loop, 3.39 with
+# the GPU: the host loop's waits and launches cost 0.25 ms per search (~30 us x 8 levels).
+BFS_HOST_LOOP = 3.64e-3 - 3.39e-3
+# Third round (1312f87 / f1ef9c5): "~10 exchanges of a search" on the transport path.
+BFS_ROUNDS = 10
+BFS_BOTTOM_UP_LEVELS = 2  # fifth round's profile: two bottom-up levels per search
+BFS_PAIR_BYTES = 8        # two uint32 (the cuda backend: ids < 2^32)
+# Pairs a rank sends per search per vertex it owns, times (P-1)/P: ESTIMATED from the hub
+# level's 0.13-0.20 ms exchange on 2 H200s (fourth round, 2c9c42b): ~3-4 M pairs per rank.
+BFS_PAIRS_PER_VERTEX = 0.2
+# Fourth round, 2c9c42b / c0b0a4a: transport (nccl) path with the host loop, scale 26: 423.7 /
+# 635.5 GTEPS on 2 / 4 H200s against 287.3 on one (host loop): 1.47x / 2.21x. Out of sample.
+BFS_MEASURED_TRANSPORT_SPEEDUP = {2: 423.7 / 287.3, 4: 635.5 / 287.3}
+BFS_MAX_SCALE = 31  # the cuda backend refuses 2^32 vertices (solvers/bfs/cuda/cuda_engine.cu)
+
+GPUS = {
+    "h100": Gpu("H100 80GB", 80e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H100, 328.1e9, 2991e9, CG_PER_ROW_H100),
+    "h200": Gpu("H200 141GB", 141e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H200, 406.5e9, 4158e9,
+                CG_PER_ROW_H100 / H200_OVER_H100_MEMORY_BOUND),
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# The network as the solvers use it.
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Net:
+    cluster: Cluster
+
+    def nodes(self, p):
+        return math.ceil(p / self.cluster.gpus_per_node)
+
+    def multi(self, p):
+        return p > self.cluster.gpus_per_node
+
+    def alpha(self, p):
+        """Latency of one exchange (one NCCL group) at P ranks."""
+        return self.cluster.exchange_alpha + (self.cluster.alpha_net if self.multi(p) else 0.0)
+
+    def bw(self, p):
+        """Bandwidth of the slowest link a neighbour exchange crosses."""
+        return self.cluster.ib_bw if self.multi(p) else NVLINK_BW
+
+    def many_peers(self, p, recv_bytes):
+        """An exchange with all P-1 other ranks (P-1 sends, P-1 receives in one group):
+        latency, a per-peer cost across nodes, and the received bytes, of which the share from
+        other nodes comes through this GPU's NIC."""
+        if p == 1:
+            return 0.0
+        t = self.alpha(p)
+        if self.multi(p):
+            g = self.cluster.gpus_per_node
+            t += self.cluster.per_peer * (p - 1)
+            t += max(recv_bytes * (p - g) / (p - 1) / self.cluster.ib_bw, recv_bytes * (g - 1) / (p - 1) / NVLINK_BW)
+        else:
+            t += recv_bytes / NVLINK_BW
+        return t
+
+    def allreduce_small(self, p):
+        """A host-MPI allreduce of a few doubles: log2 stages, the ones between nodes slower."""
+        if p == 1:
+            return 0.0
+        inside = math.log2(min(p, self.cluster.gpus_per_node))
+        between = math.ceil(math.log2(self.nodes(p))) if self.nodes(p) > 1 else 0
+        return inside * MPI_STAGE_NODE + between * self.cluster.mpi_stage_net
+
+
+@dataclass
+class Point:
+    ranks: int
+    seconds: float       # per step / search / scan / iteration
+    compute: float       # what one rank computes, at its size's rate
+    comm: float          # communication time, before overlap
+    exposed: float       # seconds - compute: what communication (and its latency) adds
+    sent: float          # bytes sent per rank per step
+    messages: int        # messages sent per rank per step
+    efficiency: float
+    fits: bool = True    # the problem fits the GPUs' memory at this rank count
+    extra: dict = field(default_factory=dict)
+
+
+def _interp_log2(table, x):
+    xs = [math.log2(a) for a, _ in table]
+    ys = [b for _, b in table]
+    lx = math.log2(x)
+    if lx <= xs[0]:
+        return ys[0]
+    if lx >= xs[-1]:
+        return ys[-1]
+    for i in range(1, len(xs)):
+        if lx <= xs[i]:
+            f = (lx - xs[i - 1]) / (xs[i] - xs[i - 1])
+            return ys[i - 1] + f * (ys[i] - ys[i - 1])
+    return ys[-1]
+
+
+def _dims(p):
+    """MPI_Dims_create(p, 3) (as balanced as possible), the largest factor on z as tessera does."""
+    factors, n, f = [], p, 2
+    while n > 1:
+        while n % f == 0:
+            factors.append(f)
+            n //= f
+        f += 1
+    dims = [1, 1, 1]
+    for f in sorted(factors, reverse=True):
+        dims[dims.index(min(dims))] *= f
+    return sorted(dims)
+
+
+def _usable(gpu):
+    return USABLE_MEMORY * gpu.memory
+
+
+# ---------------------------------------------------------------------------------------------
+# The solvers. Each: step(size, P) -> Point; weak(P) and strong(size, P); memory(size, P).
+# ---------------------------------------------------------------------------------------------
+
+
+class Solver:
+    name = ""
+    step_name = "step"
+    size_name = ""
+    weak_size = None      # problem per GPU of the weak-scaling curve
+    strong_sizes = ()     # total problems of the strong-scaling curves
+    max_weak_ranks = None
+
+    def __init__(self, gpu, net):
+        self.gpu, self.net = gpu, net
+
+    def fits(self, size, p):
+        return self.memory(size, p)[0] <= _usable(self.gpu)
+
+    def min_ranks(self, size):
+        for p in RANKS + [2 ** k for k in range(11, 21)]:
+            if self.fits(size, p):
+                return p
+        return None
+
+    def strong(self, size, p):
+        one = self.single(size)
+        pt = self.step(size, p)
+        pt.efficiency = one / (p * pt.seconds)
+        pt.fits = self.fits(size, p)
+        return pt
+
+    def weak(self, p):
+        size = self.weak_total(p)
+        if size is None:
+            return None
+        pt = self.step(size, p)
+        pt.efficiency = self.weak_ideal(p) / pt.seconds
+        pt.fits = self.fits(size, p)
+        return pt
+
+    def weak_total(self, p):
+        return self.weak_size * p
+
+    def weak_ideal(self, p):
+        return self.single(self.weak_size)
+
+
+class NBody(Solver):
+    name, step_name, size_name = "nbody", "step (one force pass)", "bodies"
+    weak_size = 2 ** 18
+    strong_sizes = (2 ** 20, 2 ** 24)
+
+    def block(self, n):
+        """One force kernel: n targets x n sources at the measured rate for that size."""
+        if n >= 4096:
+            rates = [(a, b) for a, b in self.gpu.nbody_rates]
+            best, mono = 0.0, []
+            for a, b in rates:  # never slower with more bodies (1M: 2225 against 2226 at 256K)
+                best = max(best, b)
+                mono.append((a, best))
+            return n * n / _interp_log2(mono, n)
+        return max(NBODY_FLOOR, self.block(4096) * n / 4096)
+
+    def single(self, n):
+        return self.block(n)
+
+    def step(self, n_total, p):
+        n = math.ceil(n_total / p)
+        blk = self.block(n)
+        if p == 1:
+            return Point(p, blk, blk, 0.0, 0.0, 0.0, 0, 1.0)
+        shift = self.net.alpha(p) + 16 * n / self.net.bw(p)
+        t = blk + (p - 1) * max(blk, shift)
+        return Point(p, t, p * blk, (p - 1) * shift, t - p * blk, 16.0 * n * (p - 1), p - 1, 0.0)
+
+    def weak_ideal(self, p):
+        return p * self.block(self.weak_size)
+
+    def memory(self, n_total, p):
+        n = math.ceil(n_total / p)
+        # SolverInfo::memory (solvers/nbody/memory.hpp): 4 Vec4 on the GPU, 3 Vec4 + an id on
+        # the host; plus the ring's two block buffers on the GPU when P > 1.
+        return n * 64 + (n * 32 if p > 1 else 0), n * 56
+
+    def largest_per_gpu(self):
+        return int(_usable(self.gpu) / 96)
+
+
+class Fdtd(Solver):
+    name, step_name, size_name = "fdtd", "step", "cells"
+    weak_size = 512
+    strong_sizes = (1024, 2048)
+
+    def compute(self, cells):
+        return self.gpu.fdtd_t0 + cells / self.gpu.fdtd_rate
+
+    def single(self, n):
+        return self.compute(n ** 3) if isinstance(n, int) else self.compute(n[0] * n[1] * n[2])
+
+    def weak_total(self, p):
+        d = _dims(p)
+        return tuple(self.weak_size * x for x in d)
+
+    def step(self, size, p):
+        g = (size, size, size) if isinstance(size, int) else size
+        d = _dims(p)
+        local = [g[a] / d[a] for a in range(3)]
+        cells = local[0] * local[1] * local[2]
+        comp = self.compute(cells)
+        axes = [a for a in range(3) if d[a] > 1]
+        if not axes:
+            return Point(p, comp, comp, 0.0, 0.0, 0.0, 0, 1.0)
+        faces = [cells / local[a] for a in axes]
+        half_bytes = 8.0 * sum(faces)  # 2 tangential float32 components per face, one side
+        half = len(axes) * self.net.alpha(p) + half_bytes / self.net.bw(p)
+        t = (1 + FDTD_SPLIT_COST) * comp + 2 * max(0.0, half - comp / 2)
+        return Point(p, t, comp, 2 * half, t - comp, 2 * half_bytes, 2 * len(axes), 0.0,
+                     extra={"dims": "x".join(str(x) for x in d)})
+
+    def memory(self, size, p):
+        g = (size, size, size) if isinstance(size, int) else size
+        cells = g[0] * g[1] * g[2] / p
+        return cells * 25, cells * 1  # SolverInfo::memory: 6 float fields + a uint8 material
+
+    def largest_per_gpu(self):
+        return int(_usable(self.gpu) / 25)
+
+
+class Scan(Solver):
+    name, step_name, size_name = "scan", "scan", "int32 elements"
+    weak_size = 2 ** 28
+    strong_sizes = (2 ** 30, 2 ** 34)
+
+    def single(self, n):
+        return SCAN_T0_SCAN + n / self.gpu.scan_rate
+
+    def step(self, n_total, p):
+        n = math.ceil(n_total / p)
+        scan = self.single(n)
+        if p == 1:
+            return Point(p, scan, scan, 0.0, 0.0, 0.0, 0, 1.0)
+        reduce = SCAN_T0_REDUCE + 4.0 * n / self.gpu.copy_bw
+        totals = self.net.many_peers(p, 8.0 * (p - 1))  # the 8-byte totals, allgathered
+        t = reduce + totals + scan
+        return Point(p, t, reduce + scan, totals, t - scan, 8.0 * (p - 1), p - 1, 0.0,
+                     extra={"reduce": reduce})
+
+    def step_host(self, n_total, p):
+        """The host path (taken with a host transport or a variant other than lookback): a device
+        sync and a host MPI exscan (log2 P stages) instead of the device allgather of P - 1
+        messages; here with lookback's rates, i.e. what lookback would reach on that path."""
+        n = math.ceil(n_total / p)
+        reduce = SCAN_T0_REDUCE + 4.0 * n / self.gpu.copy_bw
+        exscan = SCAN_HOST_PATH - MPI_STAGE_NODE + self.net.allreduce_small(p)
+        return reduce + exscan + self.single(n)
+
+    def memory(self, n_total, p):
+        n = math.ceil(n_total / p)
+        return n * 8.0, n * 4.0  # SolverInfo::memory, cuda: input + output on the GPU, input on the host
+
+    def largest_per_gpu(self):
+        return int(_usable(self.gpu) / 8)
+
+
+def bfs_fit():
+    """W, S, X of t = W / P + S + [P > 1] (X + bitmap bytes / NVLink) from the three measured
+    peer-memory searches (scale 26)."""
+    v = 2.0 ** 26
+
+    def bitmap(p):
+        return BFS_BOTTOM_UP_LEVELS * v / 8 * (p - 1) / p / NVLINK_BW
+
+    t1, t2, t4 = BFS_MEASURED_PEER[1], BFS_MEASURED_PEER[2], BFS_MEASURED_PEER[4]
+    # t2 - t4 = W/4 + bitmap(2) - bitmap(4)
+    w = 4 * (t2 - t4 - bitmap(2) + bitmap(4))
+    s = t1 - w
+    x = t4 - w / 4 - s - bitmap(4)
+    return w, s, x
+
+
+class Bfs(Solver):
+    name, step_name, size_name = "bfs", "search", "Kronecker scale"
+    weak_size = 26
+    strong_sizes = (26, 31)
+
+    def __init__(self, gpu, net):
+        super().__init__(gpu, net)
+        self.w26, self.s, self.x = bfs_fit()
+
+    def single(self, scale):
+        return self.w26 * 2.0 ** (scale - 26) + self.s
+
+    def weak_total(self, p):
+        scale = self.weak_size + int(round(math.log2(p)))
+        return scale if scale <= BFS_MAX_SCALE else None
+
+    def step(self, scale, p, path=None):
+        v = 2.0 ** scale
+        w = self.w26 * 2.0 ** (scale - 26)
+        if p == 1:
+            t = w + self.s
+            return Point(p, t, t, 0.0, 0.0, 0.0, 0, 1.0, extra={"gteps": 16 * v / t / 1e9})
+        # Per rank and search: the frontier words of every bottom-up level to and from all others,
+        # the (vertex, parent) pairs, and the level table's rows in every exchange round.
+        bitmap = BFS_BOTTOM_UP_LEVELS * v / 8 * (p - 1) / p  # received (and sent: its V / 8P to P - 1)
+        pairs = BFS_PAIRS_PER_VERTEX * v / p * (p - 1) / p * BFS_PAIR_BYTES
+        tables = BFS_ROUNDS * (p - 1) * (p + 2) * 8.0
+        comp = w / p + self.s
+        path = path or ("peer" if not self.net.multi(p) else "transport")
+        sent = bitmap + pairs + tables
+        if path == "peer":  # one node: peer memory, the GPU running the level loop
+            comm = self.x + bitmap / NVLINK_BW  # pairs are stored by the kernels (overlapped)
+        else:  # the transport (nccl), the host running the level loop
+            comm = BFS_HOST_LOOP + (BFS_ROUNDS - 1) * self.net.many_peers(p, 0.0)
+            comm += self.net.many_peers(p, sent)
+        msgs = BFS_ROUNDS * (p - 1)
+        t = comp + comm
+        return Point(p, t, comp, comm, comm, sent, msgs, 0.0, extra={"gteps": 16 * v / t / 1e9, "path": path})
+
+    def memory(self, scale, p):
+        v = 2.0 ** scale
+        e = 16 * v
+        # SolverInfo::memory (graph_memory, solvers/bfs/graph.cpp): both directions of every edge
+        # as uint32 and the visited bitmap of all vertices on the GPU; int64 rows on the host.
+        return 2 * e / p * 4 + v / 8, 2 * e / p * 8 + v / p * 16
+
+    def largest_per_gpu(self):
+        s = 1
+        while self.fits(s + 1, 1) and s + 1 <= BFS_MAX_SCALE:
+            s += 1
+        return s
+
+
+class Spmv(Solver):
+    name, step_name, size_name = "spmv", "CG iteration", "Poisson 7-point n^3 rows"
+    weak_size = 256
+    strong_sizes = (512, 1024)
+
+    def single(self, n):
+        return CG_T0 + n ** 3 * self.gpu.cg_per_row
+
+    def weak_total(self, p):
+        return self.weak_size * p ** (1.0 / 3.0)
+
+    def weak_ideal(self, p):
+        return self.single(self.weak_size)
+
+    def step(self, n, p):
+        rows = n ** 3 / p
+        it = CG_T0 + rows * self.gpu.cg_per_row
+        if p == 1:
+            return Point(p, it, it, 0.0, 0.0, 0.0, 0, 1.0)
+        local = CG_SPMV_SHARE * rows * self.gpu.cg_per_row
+        # Rows in lexicographic order, contiguous per rank: each rank sends the x entries within
+        # one plane (n^2) of its ends to the ranks above and below (more ranks per side when a
+        # rank holds less than a plane).
+        side = min(rows, n * n)
+        per_side = max(1, math.ceil(n * n / rows))
+        ghosts = self.net.alpha(p) + (per_side - 1) * self.net.cluster.per_peer + 8.0 * side / self.net.bw(p)
+        reduce = 2 * self.net.allreduce_small(p)
+        t = it + CG_GHOST_STEP + max(0.0, ghosts - local) + reduce
+        return Point(p, t, it, ghosts + reduce, t - it, 16.0 * side, 2 * per_side + 2 * math.ceil(math.log2(p)), 0.0)
+
+    def memory(self, n, p):
+        rows = n ** 3 / p
+        # GPU: the hybrid kernel's ELL (width 7: 8-byte value + 4-byte column per slot; 27.6 GB
+        # for 2.29e9 slots measured at 440^3 27-point) and 5 vectors (x, r, p, q, ghosts).
+        # Host: SolverInfo::memory (matrix_memory, solvers/spmv/spmv_solver.cpp).
+        nnz = 7 * rows
+        return 12.0 * nnz + 40.0 * rows, nnz * 28.0 + rows * 32.0
+
+    def largest_per_gpu(self):
+        return int((_usable(self.gpu) / 124.0) ** (1.0 / 3.0))
+
+
+SOLVERS = [NBody, Fdtd, Scan, Bfs, Spmv]
+
+
+def make(gpu="h100", cluster=None):
+    net = Net(cluster or Cluster())
+    return [cls(GPUS[gpu], net) for cls in SOLVERS]
+
+
+def curves(solver):
+    """{label: [(P, efficiency, fits)]}: the weak curve and one strong curve per total size."""
+    out = {}
+    weak = [(p, solver.weak(p)) for p in RANKS]
+    out[f"weak, {_size_text(solver, solver.weak_size)} per GPU"] = [(p, pt.efficiency, pt.fits) for p, pt in weak if pt]
+    for size in solver.strong_sizes:
+        out[f"strong, {_size_text(solver, size)}"] = [(p, solver.strong(size, p).efficiency, solver.fits(size, p))
+                                                     for p in RANKS]
+    return out
+
+
+def stops_paying(points):
+    """The largest P of the curve (among those that fit) with efficiency >= PAYING, and whether
+    the curve ever drops below it."""
+    ok = [p for p, e, fits in points if fits and e >= PAYING]
+    below = any(fits and e < PAYING for _, e, fits in points)
+    return (max(ok) if ok else None), below
+
+
+# ---------------------------------------------------------------------------------------------
+# Printing and plotting.
+# ---------------------------------------------------------------------------------------------
+
+
+def _size_text(solver, size):
+    if solver.name == "nbody":
+        return _count(size) + " bodies"
+    if solver.name == "fdtd":
+        return f"{size}^3 cells"
+    if solver.name == "scan":
+        return f"2^{int(math.log2(size))} int32"
+    if solver.name == "bfs":
+        return f"scale {size}"
+    return f"{size}^3 rows"
+
+
+def _count(n):
+    for unit, div in (("G", 2 ** 30), ("M", 2 ** 20), ("K", 2 ** 10)):
+        if n >= div and n % div == 0:
+            return f"{n // div}{unit}"
+    return f"{n:.3g}"
+
+
+def _bytes(b):
+    for unit, div in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if b >= div:
+            return f"{b / div:.3g} {unit}"
+    return f"{b:.0f} B"
+
+
+def _ms(s):
+    return f"{s * 1e3:.4g}" if s >= 1e-6 or s == 0 else f"{s * 1e3:.2g}"
+
+
+def _pct(e):
+    return f"{100 * e:.1f}%"
+
+
+def table(solver, label, rows):
+    print(f"\n{solver.name}, {label}:\n")
+    bfs = solver.name == "bfs"
+    head = "| P | nodes | t [ms] | compute [ms] | comm [ms] | exposed [ms] | sent/rank | msgs/rank |"
+    sep = "|---:|---:|---:|---:|---:|---:|---:|---:|"
+    if bfs:
+        head += " GTEPS |"
+        sep += "---:|"
+    print(head + " efficiency |")
+    print(sep + "---:|")
+    for pt in rows:
+        eff = _pct(pt.efficiency) + ("" if pt.fits else " (no fit)")
+        line = (f"| {pt.ranks} | {solver.net.nodes(pt.ranks)} | {_ms(pt.seconds)} | {_ms(pt.compute)} | {_ms(pt.comm)} | "
+                f"{_ms(pt.exposed)} | {_bytes(pt.sent)} | {pt.messages} |")
+        if bfs:
+            line += f" {pt.extra['gteps']:.0f} |"
+        print(line + f" {eff} |")
+
+
+def memory_lines(gpu_key):
+    lines = []
+    for s in make(gpu_key):
+        largest = s.largest_per_gpu()
+        if s.name == "nbody":
+            dev, host = s.memory(2 * largest, 2)
+            t = s.single(largest)
+            lines.append(f"nbody: {largest / 1e6:.0f} M bodies per GPU ({_bytes(dev)} on the GPU with the ring's buffers, "
+                         f"{_bytes(host)} host); one force pass of that many on one GPU: {t:.3g} s")
+        elif s.name == "fdtd":
+            side = int(largest ** (1 / 3))
+            lines.append(f"fdtd: {largest / 1e9:.2f} G cells per GPU (a {side}^3 cube; {_bytes(largest * 1.0)} host)")
+        elif s.name == "scan":
+            dev, host = s.memory(largest, 1)
+            lines.append(f"scan: {largest / 1e9:.2f} G int32 elements per GPU (2^{int(math.log2(largest))} fits; "
+                         f"{_bytes(host)} host)")
+        elif s.name == "bfs":
+            dev, host = s.memory(largest, 1)
+            need = next(p for p in range(1, 1 << 20) if s.fits(BFS_MAX_SCALE, p))
+            dev31, host31 = s.memory(BFS_MAX_SCALE, need)
+            lines.append(f"bfs: scale {largest} on one GPU ({_bytes(dev)} GPU, {_bytes(host)} host); scale "
+                         f"{BFS_MAX_SCALE}, the largest the cuda backend takes, needs P >= {need} ({_bytes(dev31)} GPU, "
+                         f"{_bytes(host31)} host per rank)")
+        else:
+            dev, host = s.memory(largest, 1)
+            lines.append(f"spmv: a {largest}^3 Poisson grid per GPU ({largest ** 3 / 1e6:.0f} M rows; {_bytes(dev)} GPU, "
+                         f"{_bytes(host)} host while the matrix is built)")
+    return lines
+
+
+def validation(cluster=None):
+    """(solver, case, measured, model) at the rank counts measured in one node (H200)."""
+    h200 = {s.name: s for s in make("h200", cluster)}
+    out = []
+    nb = h200["nbody"]
+    for p, measured in ((2, 1.001), (4, 0.991)):  # nccl rows of 66848b4 and ba0ff1f
+        out.append(("nbody", f"ring 1M bodies, nccl, P = {p}, efficiency", measured, nb.strong(2 ** 20, p).efficiency))
+    fd = h200["fdtd"]
+    for p, measured in FDTD_MEASURED_WEAK.items():
+        out.append(("fdtd", f"weak 512^3 per GPU, nccl, P = {p}, efficiency", measured, fd.weak(p).efficiency))
+    sc = h200["scan"]
+    m = SCAN_MEASURED
+    out.append(("scan", f"2^28 int32 per GPU, P = 2, ms", m["seconds"] * 1e3, sc.step(m["n"] * 2, 2).seconds * 1e3))
+    bf = h200["bfs"]
+    for p, t in BFS_MEASURED_PEER.items():
+        if p > 1:
+            out.append(("bfs", f"scale 26, peer, P = {p}, speed-up (fitted)", BFS_MEASURED_PEER[1] / t,
+                        bf.step(26, 1).seconds / bf.step(26, p).seconds))
+    host1 = bf.step(26, 1).seconds + BFS_HOST_LOOP
+    for p, measured in BFS_MEASURED_TRANSPORT_SPEEDUP.items():
+        out.append(("bfs", f"scale 26, transport, P = {p}, speed-up", measured,
+                    host1 / bf.step(26, p, path="transport").seconds))
+    return out
+
+
+def sensitivity():
+    """The headline P (strong, first size; weak) under other cluster assumptions."""
+    variants = [("as assumed", Cluster()), ("network latency 5 us", Cluster(alpha_net=5e-6)),
+                ("10 us per exchange (measured: 19)", Cluster(exchange_alpha=10e-6)),
+                ("2 us per peer", Cluster(per_peer=2e-6)), ("IB 22.5 GB/s per GPU (2 GPUs per NIC)", Cluster(ib_bw=22.5e9)),
+                ("8 GPUs per node", Cluster(gpus_per_node=8))]
+    rows = []
+    for label, c in variants:
+        cells = []
+        for s in make("h100", c):
+            cv = curves(s)
+            keys = list(cv)
+            w = stops_paying(cv[keys[0]])
+            st = stops_paying(cv[keys[1]])
+            cells.append(f"{_paying_text(*w)} / {_paying_text(*st)}")
+        rows.append((label, cells))
+    return rows
+
+
+def _paying_text(p, below):
+    if p is None:
+        return "never"
+    return f"{p}" if below else f">= {p}"
+
+
+def headline(gpu_key, cluster=None):
+    rows = []
+    for s in make(gpu_key, cluster):
+        cv = curves(s)
+        rows.append((s, [(label, stops_paying(points)) for label, points in cv.items()]))
+    return rows
+
+
+def check_curves():
+    """Efficiencies within (0, 1]; strong curves non-increasing in P (both GPUs, the sensitivity
+    variants too). Returns the number of curves checked; raises AssertionError otherwise."""
+    count = 0
+    clusters = [Cluster(), Cluster(alpha_net=5e-6), Cluster(exchange_alpha=10e-6), Cluster(per_peer=2e-6),
+                Cluster(ib_bw=22.5e9), Cluster(gpus_per_node=8)]
+    for c in clusters:
+        for gpu in GPUS:
+            for s in make(gpu, c):
+                for label, points in curves(s).items():
+                    count += 1
+                    for p, e, _ in points:
+                        assert 0 < e <= 1 + 1e-12, f"{gpu} {s.name} {label}: efficiency {e} at P = {p}"
+                    if label.startswith("strong"):
+                        for (p0, e0, _), (p1, e1, _) in zip(points, points[1:]):
+                            assert e1 <= e0 + 1e-12, f"{gpu} {s.name} {label}: {e0} at P = {p0} < {e1} at P = {p1}"
+    return count
+
+
+def plot(path, gpu_key, cluster=None):
+    from .h5files import pyplot, save
+
+    plt = pyplot()
+    solvers = make(gpu_key, cluster)
+    fig, grid = plt.subplots(2, 3, figsize=(13, 7.5))
+    axes = list(grid.flat)
+    for ax, s in zip(axes, solvers):
+        for label, points in curves(s).items():
+            ps = [p for p, _, _ in points]
+            es = [e for _, e, _ in points]
+            style = "-" if label.startswith("weak") else "--"
+            line, = ax.plot(ps, es, style, marker="o", markersize=3, label=label)
+            fit = [(p, e) for p, e, f in points if not f]
+            if fit:
+                ax.plot(*zip(*fit), "x", color=line.get_color(), markersize=6)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(RANKS[::2])
+        ax.set_xticklabels([str(p) for p in RANKS[::2]])
+        ax.axhline(PAYING, color="gray", ls=":", lw=0.8)
+        ax.axvspan(1, s.net.cluster.gpus_per_node, color="0.92", zorder=0)
+        ax.set_ylim(0, 1.05)
+        ax.set_xlabel("GPUs (P)")
+        ax.set_title(f"{s.name}: efficiency per {s.step_name.split(' (')[0]}", fontsize=9)
+        ax.legend(fontsize=6, loc="lower left")
+        ax.grid(True, alpha=0.3)
+        ax.set_ylabel("parallel efficiency (model)")
+    c = solvers[0].net.cluster
+    notes = [f"tessera scaling model ({GPUS[gpu_key].name})", "",
+             f"{c.gpus_per_node} GPUs per node, NVLink (measured)", f"IB {c.ib_bw / 1e9:.1f} GB/s per GPU (assumed)",
+             f"+{c.alpha_net * 1e6:.1f} us per exchange across nodes", f"{c.per_peer * 1e6:.1f} us per further peer", "",
+             "solid: weak scaling (problem per GPU)", "dashed: strong scaling (total problem)",
+             "x: does not fit the GPUs' memory", "shaded: one node (calibrated range)",
+             f"dotted: {PAYING:.0%}, where more GPUs stop paying", "", "docs/scaling.md"]
+    axes[-1].axis("off")
+    axes[-1].text(0.02, 0.98, "\n".join(notes), va="top", fontsize=9, family="monospace")
+    save(fig, path)
+
+
+def run(args):
+    cluster = Cluster(gpus_per_node=args.gpus_per_node, ib_bw=args.ib_gbps * 1e9, alpha_net=args.alpha_net_us * 1e-6,
+                      per_peer=args.peer_us * 1e-6)
+    default = cluster == Cluster()
+    gpu = GPUS[args.gpu]
+    c = cluster
+    print(f"tessera scaling model (tools/tessera_post/scaling_model.py): {gpu.name}, {c.gpus_per_node} GPUs per node "
+          f"(NVLink {NVLINK_BW / 1e9:.0f} GB/s, {NVLINK_ALPHA * 1e6:.0f} us per exchange, measured), "
+          f"IB {c.ib_bw / 1e9:.1f} GB/s per GPU, +{c.alpha_net * 1e6:.1f} us per exchange across nodes, "
+          f"{c.per_peer * 1e6:.1f} us per further peer, {c.mpi_stage_net * 1e6:.1f} us per MPI stage between nodes")
+    solvers = make(args.gpu, cluster)
+    w, bs, bx = bfs_fit()
+    print(f"\n### Calibrated constants ({gpu.name} where they differ)\n")
+    print(f"- nbody: G interactions/s by bodies per rank {', '.join(f'{_count(n)} {r / 1e9:.0f}' for n, r in gpu.nbody_rates)}")
+    print(f"- fdtd: t = {gpu.fdtd_t0 * 1e6:.1f} us + cells / {gpu.fdtd_rate / 1e9:.1f} G/s; decomposed step "
+          f"+{100 * FDTD_SPLIT_COST:.1f}%")
+    print(f"- scan: scan pass {SCAN_T0_SCAN * 1e6:.0f} us + n / {gpu.scan_rate / 1e9:.1f} G/s, reduce pass "
+          f"{SCAN_T0_REDUCE * 1e6:.0f} us + 4 n / {gpu.copy_bw / 1e9:.0f} GB/s")
+    print(f"- bfs (scale 26): W = {w * 1e3:.3f} ms, S = {bs * 1e3:.3f} ms, X = {bx * 1e3:.3f} ms, host loop "
+          f"{BFS_HOST_LOOP * 1e3:.2f} ms, {BFS_ROUNDS} exchange rounds, {BFS_BOTTOM_UP_LEVELS} bottom-up levels, "
+          f"{BFS_PAIRS_PER_VERTEX} pairs per vertex")
+    print(f"- spmv: CG iteration {CG_T0 * 1e6:.0f} us + rows x {gpu.cg_per_row * 1e12:.1f} ps "
+          f"(the SpMV {100 * CG_SPMV_SHARE:.0f}% of it), +{CG_GHOST_STEP * 1e6:.0f} us with ghosts")
+    if not args.summary:
+        for s in solvers:
+            print(f"\n### {s.name}: time per {s.step_name}")
+            print("\n| efficiency | " + " | ".join(f"P={p}" for p in RANKS) + " |")
+            print("|---|" + "---:|" * len(RANKS))
+            for label, points in curves(s).items():
+                by_p = {p: (e, fits) for p, e, fits in points}
+                cells = [("-" if p not in by_p else f"{100 * by_p[p][0]:.0f}%" + ("" if by_p[p][1] else "*"))
+                         for p in RANKS]
+                print(f"| {label} | " + " | ".join(cells) + " |")
+            print("\n(*: does not fit the GPUs' memory at that P; -: beyond the solver's limits)")
+            weak = [s.weak(p) for p in RANKS]
+            table(s, f"weak scaling, {_size_text(s, s.weak_size)} per GPU", [pt for pt in weak if pt])
+            if any(pt is None for pt in weak):
+                print(f"\n(beyond P = {max(p for p, pt in zip(RANKS, weak) if pt)}: scale > {BFS_MAX_SCALE}, "
+                      f"which the cuda backend refuses)")
+            for size in s.strong_sizes:
+                table(s, f"strong scaling, {_size_text(s, size)} in all", [s.strong(size, p) for p in RANKS])
+            if s.name == "scan":
+                host = ", ".join(f"P = {p}: {_pct(s.single(s.weak_size) / s.step_host(s.weak_size * p, p))}"
+                                 for p in (2, 64, 256, 1024))
+                print(f"\nscan, weak, if lookback took the host path (MPI exscan; today only the other variants "
+                      f"do): {host}")
+    print(f"\n### Stops paying: the largest P with efficiency >= {PAYING:.0%} (among rank counts whose memory fits)\n")
+    keys = [k for k in GPUS]
+    print("| solver | curve | " + " | ".join(GPUS[k].name for k in keys) + " |")
+    print("|---|---|" + "---:|" * len(keys))
+    per_gpu = {k: headline(k, cluster) for k in keys}
+    for i, (s, items) in enumerate(per_gpu[keys[0]]):
+        for j, (label, _) in enumerate(items):
+            cells = []
+            for k in keys:
+                s_k, items_k = per_gpu[k][i]
+                p, below = items_k[j][1]
+                size = s_k.strong_sizes[j - 1] if j > 0 else None
+                lo = f"{s_k.min_ranks(size)}.." if size is not None and s_k.min_ranks(size) > 1 else ""
+                cells.append(f"{lo}{_paying_text(p, below)}" if p else "never")
+            print(f"| {s.name} | {label} | " + " | ".join(cells) + " |")
+    print("\n(\"a..b\": the problem needs a GPUs for memory; \">= 1024\": still paying at 1024)")
+    print("\n### Largest problem per GPU (memory model, 90% of the nominal memory)\n")
+    for k in keys:
+        print(f"{GPUS[k].name}:\n")
+        for line in memory_lines(k):
+            print(f"- {line}")
+        print()
+    if default and not args.summary:
+        print("\n### Model against the measurements in one node (H200)\n")
+        print("| solver | case | measured | model |")
+        print("|---|---|---:|---:|")
+        for solver, case, measured, model in validation():
+            print(f"| {solver} | {case} | {measured:.3f} | {model:.3f} |")
+        print(f"\n### Sensitivity ({GPUS['h100'].name}): stops paying, weak / first strong curve\n")
+        names = [s.name for s in make("h100")]
+        print("| assumption | " + " | ".join(names) + " |")
+        print("|---|" + "---:|" * len(names))
+        for label, cells in sensitivity():
+            print(f"| {label} | " + " | ".join(cells) + " |")
+    if args.check:
+        n = check_curves()
+        print(f"\ncheck: {n} curves, efficiencies in (0, 1], strong scaling non-increasing in P: OK")
+    if args.output:
+        plot(args.output, args.gpu, cluster)
+    return 0
+
+
+def register(sub):
+    p = sub.add_parser("scaling-model",
+                       help="the scaling model of docs/scaling.md: tables per solver, efficiency curves (PNG)")
+    p.add_argument("--gpu", choices=sorted(GPUS), default="h100", help="the GPU of the tables and the plot")
+    p.add_argument("-o", "--output", metavar="PNG", default="scaling_model.png", help="the efficiency curves")
+    p.add_argument("--summary", action="store_true", help="only the headline and memory tables")
+    p.add_argument("--check", action="store_true",
+                   help="check that every efficiency is in (0, 1] and strong scaling never rises with P")
+    d = Cluster()
+    p.add_argument("--gpus-per-node", type=int, default=d.gpus_per_node)
+    p.add_argument("--ib-gbps", type=float, default=d.ib_bw / 1e9, help="InfiniBand GB/s per GPU and direction")
+    p.add_argument("--alpha-net-us", type=float, default=d.alpha_net * 1e6,
+                   help="microseconds an exchange across nodes adds")
+    p.add_argument("--peer-us", type=float, default=d.per_peer * 1e6,
+                   help="microseconds per further peer of an all-peers exchange across nodes")
+    p.set_defaults(run=run)
