@@ -26,7 +26,7 @@ int main(int argc, char** argv) {
   app::install_stop_handlers();
   comm::Context ctx(&argc, &argv);
   const int code = comm::run_guarded(ctx, [&]() -> int {
-    CLI::App cli{"tessera: N-body, FDTD, scan and BFS on one to many GPUs over MPI"};
+    CLI::App cli{"tessera: N-body, FDTD, scan, BFS and SpMV/CG on one to many GPUs over MPI"};
     cli.set_version_flag("--version", fmt::format("tessera {} (commit {})", kVersion, kGitCommit));
     cli.require_subcommand(1);
     std::string log_level = "info";
