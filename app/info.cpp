@@ -77,7 +77,11 @@ int run_info(comm::Context& ctx) {
   line("OpenMP threads", std::to_string(omp_get_max_threads()));
   out += "runtime\n";
   line("MPI", mpi_library());
-  line("ranks", fmt::format("{} on {} node(s)", ctx.size(), nodes));
+  line("ranks", ctx.simulated_ranks_per_node() > 0
+                    ? fmt::format("{} on {} node(s) of at most {} rank(s) (TESSERA_RANKS_PER_NODE) on {} host(s): peer "
+                                  "memory within a node only",
+                                  ctx.size(), ctx.node_count(), ctx.simulated_ranks_per_node(), nodes)
+                    : fmt::format("{} on {} node(s)", ctx.size(), nodes));
   line("CUDA-aware MPI", fmt::format("{} ({})", aware ? "yes" : "no", aware_how));
   line("CUDA driver", cuda_driver_version().empty() ? std::string("none") : cuda_driver_version());
   line("HDF5", hdf5_line());

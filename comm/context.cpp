@@ -51,6 +51,12 @@ Context::Context(int* argc, char*** argv) {
   log::set_rank(rank_, size_);
   post_failure_receive();
   try {
+    split_peer_nodes();
+  } catch (const InputError& e) {
+    startup_error_ = e.what();
+    startup_input_error_ = true;
+  }
+  try {
     bind_device();
   } catch (const std::exception& e) {
     startup_error_ = fmt::format("cannot bind rank {} to a GPU: {}", rank_, e.what());
@@ -75,9 +81,30 @@ Context::~Context() {
     MPI_Cancel(&failure_req_);
     MPI_Request_free(&failure_req_);
   }
-  for (MPI_Comm* c : {&failure_comm_, &node_, &world_})
+  for (MPI_Comm* c : {&failure_comm_, &peer_node_, &node_, &world_})
     if (*c != MPI_COMM_NULL) MPI_Comm_free(c);
   if (owns_mpi_) MPI_Finalize();
+}
+
+void Context::split_peer_nodes() {
+  // Collective whatever the value: a bad value on one rank must not leave the others waiting
+  // in MPI_Comm_split (the error is reported by check_startup, on every rank).
+  int k = 0;
+  std::string error;
+  try {
+    if (const auto v = env::get_integer("TESSERA_RANKS_PER_NODE")) k = static_cast<int>(*v);
+  } catch (const InputError& e) {
+    error = e.what();
+  }
+  simulated_ranks_per_node_ = k;
+  const int group = k > 0 ? local_rank_ / k : 0;
+  TESSERA_MPI_CHECK(MPI_Comm_split(node_, group, local_rank_, &peer_node_));
+  TESSERA_MPI_CHECK(MPI_Comm_size(peer_node_, &peer_node_size_));
+  int peer_rank = 0;
+  TESSERA_MPI_CHECK(MPI_Comm_rank(peer_node_, &peer_rank));
+  const int leads = peer_rank == 0 ? 1 : 0;
+  TESSERA_MPI_CHECK(MPI_Allreduce(&leads, &node_count_, 1, MPI_INT, MPI_SUM, world_));
+  if (!error.empty()) throw InputError(error);
 }
 
 void Context::bind_device() {

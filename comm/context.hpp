@@ -35,8 +35,20 @@ class Context {
 
   // tessera's private duplicate of MPI_COMM_WORLD (same rank numbering).
   MPI_Comm world() const { return world_; }
-  // Ranks sharing this node (MPI_COMM_TYPE_SHARED).
+  // Ranks sharing this host (MPI_COMM_TYPE_SHARED): GPU binding, host memory and threads.
   MPI_Comm node() const { return node_; }
+
+  // The ranks tessera lets map each other's GPU memory (CUDA IPC: comm::PeerWindow): this
+  // host's, or with TESSERA_RANKS_PER_NODE=k (a test knob) groups of k consecutive ranks of
+  // this host, each group standing for a node of its own. With k = 1 every rank is its own
+  // node: peer memory is off and the code paths of a job spread over nodes run on one host
+  // (docs/user-guide.md, "Cross-node paths on one host").
+  MPI_Comm peer_node() const { return peer_node_; }
+  int peer_node_size() const { return peer_node_size_; }
+  // The number of (simulated) nodes of the job: hosts, or groups of TESSERA_RANKS_PER_NODE.
+  int node_count() const { return node_count_; }
+  // TESSERA_RANKS_PER_NODE, or 0 when unset.
+  int simulated_ranks_per_node() const { return simulated_ranks_per_node_; }
 
   // The CUDA device this rank is bound to, or -1 (no CUDA build, no visible device).
   int device() const { return device_; }
@@ -61,6 +73,7 @@ class Context {
 
  private:
   void bind_device();
+  void split_peer_nodes();
   std::string launcher_problem() const;
   void post_failure_receive();
 
@@ -72,6 +85,8 @@ class Context {
   std::string hostname_;
   MPI_Comm world_ = MPI_COMM_NULL;
   MPI_Comm node_ = MPI_COMM_NULL;
+  MPI_Comm peer_node_ = MPI_COMM_NULL;
+  int peer_node_size_ = 1, node_count_ = 1, simulated_ranks_per_node_ = 0;
   MPI_Comm failure_comm_ = MPI_COMM_NULL;  // carries failure notices only
   MPI_Request failure_req_ = MPI_REQUEST_NULL;
   char failure_buf_[4096] = {};

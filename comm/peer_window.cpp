@@ -54,9 +54,14 @@ PeerWindow::PeerWindow(Context& ctx, std::size_t bytes) : ctx_(ctx), bytes_(byte
   cudaIpcMemHandle_t handle{};
   try {
     agree(ctx, [&] {
-      if (ctx.local_size() != p)
-        throw std::runtime_error(fmt::format("peer memory needs every rank on one node (this node has {} of {} ranks)",
-                                             ctx.local_size(), p));
+      if (ctx.peer_node_size() != p)
+        throw std::runtime_error(
+            ctx.simulated_ranks_per_node() > 0
+                ? fmt::format("peer memory needs every rank on one node (TESSERA_RANKS_PER_NODE={} makes nodes of {} "
+                              "of the {} ranks)",
+                              ctx.simulated_ranks_per_node(), ctx.peer_node_size(), p)
+                : fmt::format("peer memory needs every rank on one node (this node has {} of {} ranks)",
+                              ctx.peer_node_size(), p));
       if (ctx.device() < 0) throw std::runtime_error("peer memory needs a GPU on every rank");
       TESSERA_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&allocation_), header + bytes));
       TESSERA_CUDA_CHECK(cudaMemset(allocation_, 0, header + bytes));

@@ -190,6 +190,8 @@ TransportChoice make_transport(Context& ctx, Backend backend, std::string_view r
   if (!is_auto && requested != "staged" && requested != "mpi" && requested != "nccl")
     throw InputError(fmt::format("unknown transport '{}' (expected auto, nccl, mpi or staged)", requested));
 
+  // Read whatever the backend, so that a bad value is refused on a CPU-only run too.
+  const std::optional<std::string> steered = env::get_choice("TESSERA_TRANSPORT");
   if (backend == Backend::cpu) {
     // Not a value of [run] transport, so messages say "no transport" rather than "host".
     std::string reason = "no transport: the cpu backend hands host memory to plain MPI";
@@ -199,6 +201,13 @@ TransportChoice make_transport(Context& ctx, Backend backend, std::string_view r
   }
   if (!cuda_compiled())
     throw InputError("the cuda backend needs a tessera built with CUDA (configure with -DTESSERA_CUDA=ON)");
+
+  // A site (or a test run) may say what auto means; an explicit deck value still wins.
+  if (is_auto && steered) {
+    TransportChoice c = make_transport(ctx, backend, *steered);
+    c.reason += fmt::format(" (auto, steered by TESSERA_TRANSPORT={})", *steered);
+    return c;
+  }
 
   if (requested == "staged")
     return {detail::make_staged_transport(ctx),

@@ -69,7 +69,8 @@ bool cuda_aware_mpi(Context& ctx, std::string* how = nullptr);
 bool nccl_available();
 std::string nccl_version();  // "" without NCCL
 
-// requested: "auto" (nccl, then mpi, then staged), "staged", "mpi" or "nccl". Backend::cpu
+// requested: "auto" (nccl, then mpi, then staged; or what TESSERA_TRANSPORT names, which must
+// then be available), "staged", "mpi" or "nccl". Backend::cpu
 // always gets `host`, which is no value of [run] transport: its reason says "no transport". An unavailable explicit request throws InputError saying why.
 // Collective over ctx.world().
 TransportChoice make_transport(Context& ctx, Backend backend, std::string_view requested);

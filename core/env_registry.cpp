@@ -31,6 +31,16 @@ constexpr std::array kVariables{
              .default_doc = "unset: what the node reports", .min = 1, .used_by = "run",
              .help = "bytes of host memory per node that the memory check of a run may count, at most (it takes "
                      "the smaller of this, MemAvailable and the cgroup's limit): for a node shared with other work"},
+    Variable{.name = "TESSERA_TRANSPORT", .type = choice, .scope = executable,
+             .default_doc = "unset: auto prefers nccl, then mpi, then staged", .choices = "nccl,mpi,staged",
+             .used_by = "run, bench, info, tests",
+             .help = "what [run] transport = \"auto\" picks for the cuda backend (an explicit deck value still "
+                     "wins); it must be available: e.g. mpi to run every GPU test on a CUDA-aware MPI"},
+    Variable{.name = "TESSERA_RANKS_PER_NODE", .type = integer, .scope = executable,
+             .default_doc = "unset: the ranks of a host form one node", .min = 1, .used_by = "run, bench, info",
+             .help = "a test knob: groups of this many consecutive ranks of a host count as one node, so GPU peer "
+                     "memory (CUDA IPC) stays within a group; 1 runs the code paths of a job spread over nodes on "
+                     "one host (with NCCL_P2P_DISABLE=1 NCCL_SHM_DISABLE=1 for NCCL's network path)"},
     Variable{.name = "TESSERA_BFS_PROFILE", .type = boolean, .scope = executable, .fallback = "0",
              .used_by = "run, bench bfs",
              .help = "per-level times of each BFS search on rank 0 (host loop: kernels / exchange / counts; "

@@ -26,6 +26,22 @@ tessera_add_cli_test(cli_info_cpu_transport COMMAND ${tessera_exe} info EXPECT_C
                      EXPECT_REGEX "transport \\(auto\\) +no transport: the cpu backend hands host memory to plain MPI \\(\\[run\\] transport chooses among the cuda backend's: nccl, mpi or staged\\)"
                      REJECT_REGEX "transport \\(auto\\) +host")
 set_property(TEST cli_info_cpu_transport APPEND PROPERTY ENVIRONMENT CUDA_VISIBLE_DEVICES=-1)
+# TESSERA_RANKS_PER_NODE (comm/context.hpp): 4 ranks of one host as 2 nodes of 2, or as 4
+# nodes; a bad value is refused on every rank with the variable named.
+tessera_add_cli_test(cli_info_ranks_per_node NP 4 COMMAND ${tessera_exe} info EXPECT_CODE 0
+                     EXPECT_REGEX "ranks +4 on 2 node[(]s[)] of at most 2 rank[(]s[)] [(]TESSERA_RANKS_PER_NODE[)] on 1 host[(]s[)]"
+                     MAX_SECONDS 30)
+set_property(TEST cli_info_ranks_per_node APPEND PROPERTY ENVIRONMENT TESSERA_RANKS_PER_NODE=2)
+tessera_add_cli_test(cli_info_rank_per_node NP 2 COMMAND ${tessera_exe} info EXPECT_CODE 0
+                     EXPECT_REGEX "ranks +2 on 2 node[(]s[)] of at most 1 rank[(]s[)]" MAX_SECONDS 30)
+set_property(TEST cli_info_rank_per_node APPEND PROPERTY ENVIRONMENT TESSERA_RANKS_PER_NODE=1)
+tessera_add_cli_test(cli_info_ranks_per_node_bad NP 2 COMMAND ${tessera_exe} info EXPECT_CODE 2
+                     EXPECT_REGEX "TESSERA_RANKS_PER_NODE" MAX_SECONDS 30)
+set_property(TEST cli_info_ranks_per_node_bad APPEND PROPERTY ENVIRONMENT TESSERA_RANKS_PER_NODE=0)
+tessera_add_cli_test(cli_info_transport_bad NP 2 COMMAND ${tessera_exe} info EXPECT_CODE 2
+                     EXPECT_REGEX "TESSERA_TRANSPORT.*pigeon.*nccl, mpi, staged|TESSERA_TRANSPORT.*pigeon.*nccl,mpi,staged"
+                     MAX_SECONDS 30)
+set_property(TEST cli_info_transport_bad APPEND PROPERTY ENVIRONMENT TESSERA_TRANSPORT=pigeon)
 tessera_add_cli_test(cli_keys COMMAND ${tessera_exe} keys EXPECT_CODE 0 EXPECT_REGEX "status_interval")
 tessera_add_cli_test(cli_bench_comm NP 2 COMMAND ${tessera_exe} bench comm --quick --repeat 3 EXPECT_CODE 0
                      EXPECT_REGEX "ring_shift/host.*halo/host" MAX_SECONDS 60)

@@ -210,5 +210,19 @@ TEST_F(PeerWindowGpu, WaitHoldsForALateRank) {
   EXPECT_EQ(wait_status(window), 0u) << "rank " << ctx.rank() << ": a wait timed out";
 }
 
+// TESSERA_RANKS_PER_NODE (comm/context.hpp) makes nodes of its own on one host: a window
+// across them is refused with the knob named, as across real nodes, so a cross-node run
+// (scripts/gpu-host/cross-node.sh) really takes the transport paths.
+TEST(PeerWindowNodes, NoWindowAcrossSimulatedNodes) {
+  auto& ctx = test::context();
+  if (ctx.simulated_ranks_per_node() == 0 || ctx.peer_node_size() == ctx.size())
+    GTEST_SKIP() << "every rank on one node (TESSERA_RANKS_PER_NODE unset or >= the ranks of the host)";
+  std::string why;
+  EXPECT_FALSE(PeerWindow::available(ctx, &why));
+  EXPECT_NE(why.find("TESSERA_RANKS_PER_NODE"), std::string::npos) << why;
+  if (ctx.local_size() == ctx.size())  // one host
+    EXPECT_EQ(ctx.node_count(), (ctx.size() + ctx.simulated_ranks_per_node() - 1) / ctx.simulated_ranks_per_node());
+}
+
 }  // namespace
 }  // namespace tessera::comm
