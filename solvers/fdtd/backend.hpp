@@ -12,6 +12,8 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "core/backend.hpp"
@@ -83,6 +85,18 @@ class Engine {
   virtual void read_samples(int rows, std::span<float> host) = 0;
   // Needs the E ghosts that the H update reads.
   virtual EnergySums energy() = 0;
+
+  // ---- the fused sweep (optional) ----
+  // update_fused: H and then E over the whole local box in one pass, bitwise what update_h
+  // and update_e over it give, reading the current copy of the fields and writing a second
+  // one, which becomes current (base() changes). Valid only where no ghost layer changes
+  // within a step (every face a PEC wall: no neighbour rank, no periodic wrap, no CPML).
+  // enable_fused allocates the second copy; false, with `why`, where the engine cannot.
+  virtual bool enable_fused(std::string& why) {
+    why = "this engine has no fused sweep";
+    return false;
+  }
+  virtual void update_fused() { throw std::logic_error("update_fused without enable_fused"); }
 
   // ---- ordering ----
   virtual stream_t compute_stream() const { return nullptr; }

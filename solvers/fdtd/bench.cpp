@@ -22,12 +22,16 @@
 namespace tessera::fdtd {
 namespace {
 
-// A Yee step moves at least 72 bytes per cell: E and H each read 6 and write 3 float32 values.
+// A split Yee step moves at least 72 bytes per cell: E and H each read 6 and write 3 float32
+// values. The fused sweep reads and writes each of the six components once: 48 bytes, plus
+// the material index (1 byte) where materials vary.
 constexpr double kBytesPerCell = 72.0;
+constexpr double kFusedBytesPerCell = 48.0;
 constexpr int kTrials = 3;
 
-Model bench_model(std::int64_t n, bool cpml, bool materials) {
+Model bench_model(std::int64_t n, bool cpml, bool materials, Sweep sweep = Sweep::split) {
   Model m;
+  m.sweep = sweep;
   m.cells = {n, n, n};
   m.cell_size = {1e-3, 1e-3, 1e-3};
   m.dt = 0.99 * courant_limit(m.cell_size);
@@ -123,13 +127,15 @@ struct BenchRun {
   comm::Context& ctx;
   Backend backend;
   const BenchOptions& o;
-  double limit_cells;  // cells/s at the measured copy bandwidth
+  double bandwidth;  // the measured copy bandwidth, bytes/s
   BenchReport& report;
 
-  void row(std::string name, std::int64_t cells_per_rank, double seconds, std::string note, const std::string& size) {
+  // `bytes_per_cell`: the variant's byte model; the row's fraction is of the rate it allows.
+  void row(std::string name, std::int64_t cells_per_rank, double seconds, std::string note, const std::string& size,
+           double bytes_per_cell = kBytesPerCell) {
     const double rate = double(cells_per_rank) / seconds;
-    report.rows.push_back({std::move(name), size, seconds, rate / 1e9, "G cell-updates/s", rate / limit_cells,
-                           std::move(note)});
+    report.rows.push_back({std::move(name), size, seconds, rate / 1e9, "G cell-updates/s",
+                           rate * bytes_per_cell / bandwidth, std::move(note)});
   }
 };
 
@@ -142,7 +148,14 @@ void bench_size(BenchRun& b, std::int64_t n) {
   {
     auto s = single_rank_stepper(bench_model(n, false, false), b.backend);
     t_pec = single(time_local(s->engine(), repeat, [&] { s->step(); }));
-    b.row("step pec vacuum", cells, t_pec, "full solver step, uniform material", cube(n));
+    b.row("step pec vacuum", cells, t_pec, "full solver step, uniform material, split sweep", cube(n));
+  }
+  if (b.backend == Backend::cuda) {
+    auto s = single_rank_stepper(bench_model(n, false, false, Sweep::fused), b.backend);
+    const double t = single(time_local(s->engine(), repeat, [&] { s->step(); }));
+    b.row("step pec vacuum fused", cells, t,
+          fmt::format("fused sweep ({:.0f} B/cell model), {:.2f}x the split step", kFusedBytesPerCell, t_pec / t), cube(n),
+          kFusedBytesPerCell);
   }
   {
     auto s = single_rank_stepper(bench_model(n, true, false), b.backend);
@@ -153,8 +166,17 @@ void bench_size(BenchRun& b, std::int64_t n) {
   auto s = single_rank_stepper(bench_model(n, false, true), b.backend);
   Engine& e = s->engine();
   const double t_mat = single(time_local(e, repeat, [&] { s->step(); }));
-  b.row("step pec materials", cells, t_mat, "full solver step, per-cell material index", cube(n));
+  b.row("step pec materials", cells, t_mat, "full solver step, per-cell material index, split sweep", cube(n));
   if (b.backend != Backend::cuda) return;
+  std::string why;
+  const bool fusable = e.enable_fused(why);
+  if (fusable) {
+    auto f = single_rank_stepper(bench_model(n, false, true, Sweep::fused), b.backend);
+    const double t = single(time_local(f->engine(), repeat, [&] { f->step(); }));
+    b.row("step pec materials fused", cells, t,
+          fmt::format("fused sweep ({:.0f} B/cell model), {:.2f}x the split step", kFusedBytesPerCell + 1, t_mat / t),
+          cube(n), kFusedBytesPerCell + 1);
+  }
 
   // Bulk H + E kernels only, own mapping against the seed's, all reading the material index,
   // each from the same random fields; the fields must agree bit for bit afterwards.
@@ -177,6 +199,17 @@ void bench_size(BenchRun& b, std::int64_t n) {
     b.row(variants[v].name, cells, t,
           fmt::format("{}; {} steps {}", variants[v].launch, steps_done, same ? "bitwise equal" : "DIFFER FROM tessera"),
           cube(n));
+  }
+  if (fusable) {
+    e.fill_random(seed);
+    const double t = single(time_local(e, repeat, [&] { e.update_fused(); }));
+    const bool same = field_hash(e) == reference;
+    b.row("tessera fused sweep", cells, t,
+          fmt::format("H+E in one pass, {:.0f} B/cell model; {} steps {}", kFusedBytesPerCell + 1, steps_done,
+                      same ? "bitwise equal" : "DIFFER FROM tessera"),
+          cube(n), kFusedBytesPerCell + 1);
+  } else {
+    log::info("bench fdtd: no fused sweep at {}^3: {}", n, why);
   }
 }
 
@@ -240,7 +273,7 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
   report.rows.push_back({backend == Backend::cuda ? "copy D2D (cudaMemcpy)" : "copy (OpenMP loop)",
                          fmt::format("{:.0f} MiB", copy_bytes / (1 << 20)), 2 * copy_bytes / bw, bw / 1e9, "GB/s", 0,
                          "read + write bytes per second"});
-  BenchRun b{ctx, backend, o, bw / kBytesPerCell, report};
+  BenchRun b{ctx, backend, o, bw, report};
   const bool gpu = backend == Backend::cuda;
   std::vector<std::int64_t> sizes = o.quick ? (gpu ? std::vector<std::int64_t>{64, 128} : std::vector<std::int64_t>{24, 32})
                                             : (gpu ? std::vector<std::int64_t>{128, 256, 384, 512}

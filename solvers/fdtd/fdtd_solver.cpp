@@ -44,6 +44,7 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
             face_name(model_.faces[0][1]), face_name(model_.faces[1][0]), face_name(model_.faces[1][1]),
             face_name(model_.faces[2][0]), face_name(model_.faces[2][1]), dims[0], dims[1], dims[2], domain.n[0],
             domain.n[1], domain.n[2]);
+  log::info("fdtd: rank 0's sweep: {}", stepper_->sweep_reason());
 }
 
 void FdtdSolver::initialize() { probes_->start(); }

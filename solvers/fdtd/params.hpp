@@ -81,6 +81,9 @@ struct VolumeSpec {
   Index3 samples(int component, const Index3& cells) const;
 };
 
+// How the bulk of a step runs (fdtd.sweep): both give the same bits.
+enum class Sweep { automatic, fused, split };
+
 struct Model {
   Index3 cells{};
   std::array<double, 3> cell_size{};
@@ -95,6 +98,7 @@ struct Model {
   int probe_every = 1;
   std::vector<VolumeSpec> volumes;
   std::array<int, 3> ranks{0, 0, 0};
+  Sweep sweep = Sweep::automatic;
 
   bool periodic(int axis) const { return faces[axis][0] == FaceKind::periodic; }
   int cpml_cells(int axis, int side) const { return faces[axis][side] == FaceKind::cpml ? cpml.thickness : 0; }

@@ -15,10 +15,12 @@ std::optional<MemoryEstimate> memory(const deck::Deck& d, Backend backend) {
   for (const std::int64_t c : d.get_int_array("fdtd.cells")) cells *= static_cast<double>(c);
   const bool cuda = backend == Backend::cuda;
   const double per_cell = 6 * sizeof(float) + sizeof(MaterialIndex);
+  // A forced fused sweep keeps a second copy of the fields; auto uses it only where it fits.
+  const double second_copy = cuda && d.get_string("fdtd.sweep") == "fused" ? 6 * sizeof(float) : 0;
   return MemoryEstimate{"fdtd.cells", [=](double ranks) {
                           const double local = cells / ranks;
                           return comm::MemoryNeed{local * (cuda ? sizeof(MaterialIndex) : per_cell),
-                                                  cuda ? local * per_cell : 0};
+                                                  cuda ? local * (per_cell + second_copy) : 0};
                         }};
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "core/error.hpp"
 #include "solvers/fdtd/constants.hpp"
 
 namespace tessera::fdtd {
@@ -59,6 +60,7 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
 
   for (int a = 0; a < 3; ++a)
     if (!model_.periodic(a) && domain_.offset[a] == 0) pec_axes_.push_back(a);
+  choose_sweep();
   h_split_ = split_for_overlap(domain_.n, ghosts_->filled_late(HalfStep::e_for_h), 1);
   e_split_ = split_for_overlap(domain_.n, ghosts_->filled_late(HalfStep::h_for_e), 0);
 
@@ -95,6 +97,37 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   engine_->set_samples(samples, kSampleRows);
 }
 
+void Stepper::choose_sweep() {
+  if (model_.sweep == Sweep::split) {
+    sweep_reason_ = "split (fdtd.sweep = \"split\")";
+    return;
+  }
+  // The fused sweep computes H and E without a pause between them, so nothing may change a
+  // ghost layer or an H value in between: only static PEC walls around this rank.
+  std::string why;
+  bool wraps = false, neighbour = false;
+  for (int a = 0; a < 3; ++a) {
+    wraps = wraps || model_.periodic(a);
+    neighbour = neighbour || domain_.neighbour[a][0] || domain_.neighbour[a][1];
+  }
+  if (!slabs_.empty())
+    why = "CPML slabs correct H between the H and E updates";
+  else if (wraps)
+    why = "a periodic axis wraps the ghost layers between the H and E updates";
+  else if (neighbour)
+    why = "the halo exchange fills ghost layers between the H and E updates";
+  else if (engine_->enable_fused(why))
+    fused_ = true;
+  if (fused_) {
+    sweep_reason_ = "fused (H and E in one pass over memory)";
+  } else if (model_.sweep == Sweep::fused) {
+    throw InputError("fdtd.sweep = \"fused\" is not possible for this run: " + why +
+                     " (use sweep = \"auto\" or \"split\")");
+  } else {
+    sweep_reason_ = "split: " + why;
+  }
+}
+
 std::vector<Kick> Stepper::kicks_at(std::int64_t n) const {
   std::vector<Kick> kicks;
   for (const LocalSource& s : sources_) {
@@ -109,6 +142,11 @@ std::vector<Kick> Stepper::kicks_at(std::int64_t n) const {
 
 void Stepper::step() {
   Engine& e = *engine_;
+  if (fused_) {
+    e.update_fused();
+    finish_step();
+    return;
+  }
   ghosts_->begin(HalfStep::e_for_h, e);
   e.update_h(h_split_.interior);
   ghosts_->finish(HalfStep::e_for_h, e);
@@ -120,6 +158,11 @@ void Stepper::step() {
   ghosts_->finish(HalfStep::h_for_e, e);
   for (const Box& b : e_split_.shell) e.update_e(b);
   for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
+  finish_step();
+}
+
+void Stepper::finish_step() {
+  Engine& e = *engine_;
   if (!sources_.empty()) e.apply_kicks(kicks_at(step_));
   for (int a : pec_axes_) e.zero_tangential_e(a);
 

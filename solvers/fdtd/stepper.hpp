@@ -9,6 +9,7 @@
 // independent of the decomposition, bit for bit.
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "solvers/fdtd/backend.hpp"
@@ -54,6 +55,9 @@ class Stepper {
   const Model& model() const { return model_; }
   const LocalDomain& domain() const { return domain_; }
   const std::vector<CpmlSlab>& slabs() const { return slabs_; }
+  // Whether step() runs the fused sweep (fdtd.sweep), and why or why not, for the run log.
+  bool fused() const { return fused_; }
+  const std::string& sweep_reason() const { return sweep_reason_; }
 
   // Rows the engine buffers before they are copied to the host.
   static constexpr int kSampleRows = 1024;
@@ -69,6 +73,10 @@ class Stepper {
   std::vector<CpmlSlab> slabs_;
   SplitBoxes h_split_, e_split_;
   std::vector<int> pec_axes_;  // axes whose low wall this rank holds (non-periodic)
+  bool fused_ = false;
+  std::string sweep_reason_;
+  void choose_sweep();
+  void finish_step();  // sources, PEC walls, probes after the bulk update
 
   struct LocalSource {
     Kick kick;

@@ -1,8 +1,11 @@
 // The cuda engine's kernels and their launches. See cuda_engine.hpp for the layout and mapping.
 #include <algorithm>
 #include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "core/cuda_check.hpp"
+#include "core/env.hpp"
 #include "solvers/fdtd/cuda/cuda_engine.hpp"
 
 namespace tessera::fdtd {
@@ -389,6 +392,43 @@ void CudaEngine::update_e(const Box& b) {
                                                                    base_[kHy], base_[kHz], mat, table_.data(),
                                                                    layout_.pitch, layout_.plane(), box_args(b), kz);
   TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+bool CudaEngine::enable_fused(std::string& why) {
+  if (spare_[0]) return true;
+  const auto n = static_cast<std::size_t>(allocation_elements(layout_));
+  try {
+    for (int c = 0; c < kComponents; ++c) {
+      spare_store_[c] = DeviceBuffer<float>(n);
+      // Zero ghosts: the sweep never writes them, and they stay the PEC walls' zeros.
+      TESSERA_CUDA_CHECK(cudaMemsetAsync(spare_store_[c].data(), 0, spare_store_[c].bytes(), compute_));
+      spare_[c] = spare_store_[c].data() + kLeadPad;
+    }
+  } catch (const CudaError& e) {
+    for (auto& s : spare_store_) s = DeviceBuffer<float>();
+    for (float*& p : spare_) p = nullptr;
+    (void)cudaGetLastError();  // a failed cudaMalloc leaves a (non-sticky) error behind
+    why = std::string("no room on the GPU for a second copy of the fields (") + e.what() + ")";
+    return false;
+  }
+  // TESSERA_FDTD_FUSED_TILE ("8" or "16", then optionally the z stretches: "16,1") tunes the
+  // sweep's shape for benchmarks; the default is the measured best (docs/performance.md).
+  int tile_y = 8, stretches = 0;
+  if (const auto tuning = env::get_integers("TESSERA_FDTD_FUSED_TILE")) {
+    if (tuning->size() >= 1) tile_y = static_cast<int>((*tuning)[0]);
+    if (tuning->size() >= 2) stretches = static_cast<int>((*tuning)[1]);
+  }
+  fused_shape_ = fused_shape(domain_.n, tile_y, stretches);
+  return true;
+}
+
+void CudaEngine::update_fused() {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::update_fused without enable_fused");
+  const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
+  const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
+  launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n,
+                     fused_shape_, compute_);
+  for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
 }
 
 void CudaEngine::update_h_generic(const Box& b) {

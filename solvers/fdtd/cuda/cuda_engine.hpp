@@ -25,6 +25,18 @@ struct DeviceView {
   bool uniform;
 };
 
+// The fused sweep (fused_sweep.cu): the new H and E of every cell of the n box from `in`
+// into `out`, in tiles of 32 x tile_y columns (8 or 16) marching z stretches of kz layers.
+struct FusedShape {
+  int tile_y = 8, kz = 0;
+};
+void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
+                        bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
+                        cudaStream_t stream);
+// The sweep's shape: tile_y 8 or 16, and `stretches` > 0 to force the number of z stretches
+// (0: the measured best, 8 layers each).
+FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
+
 class CudaEngine final : public Engine {
  public:
   CudaEngine(const LocalDomain& domain, const HCoeffs& ch);
@@ -49,6 +61,8 @@ class CudaEngine final : public Engine {
   void sample(int row) override;
   void read_samples(int rows, std::span<float> host) override;
   EnergySums energy() override;
+  bool enable_fused(std::string& why) override;
+  void update_fused() override;
   stream_t compute_stream() const override { return compute_.get(); }
   stream_t halo_stream() const override { return halo_.get(); }
   void halo_after_compute() override;
@@ -71,6 +85,10 @@ class CudaEngine final : public Engine {
 
   std::array<DeviceBuffer<float>, kComponents> store_;
   float* base_[kComponents]{};
+  // The fused sweep's second copy (enable_fused); it and store_ swap roles every sweep.
+  std::array<DeviceBuffer<float>, kComponents> spare_store_;
+  float* spare_[kComponents]{};
+  FusedShape fused_shape_;
   DeviceBuffer<MaterialIndex> mat_store_;
   DeviceBuffer<Material> table_;
   DeviceBuffer<float> eps_r_;

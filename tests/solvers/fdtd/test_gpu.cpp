@@ -72,9 +72,9 @@ struct Result {
   double energy = 0;
 };
 
-Result run(Stepper& s, bool collective_energy) {
+Result run(Stepper& s, bool collective_energy, int step_count = kSteps) {
   s.engine().fill_random(99);
-  for (int n = 0; n < kSteps; ++n) s.step();
+  for (int n = 0; n < step_count; ++n) s.step();
   Result r;
   for (int c = 0; c < kComponents; ++c) {
     r.fields.emplace_back(static_cast<std::size_t>(s.engine().layout().elements()));
@@ -246,6 +246,102 @@ TEST(FdtdGpuKernels, HostRoundTripsAreExact) {
   for (int c = 0; c < kComponents; ++c) {
     s.engine().download(c, x);
     t.engine().download(c, y);
+    EXPECT_EQ(x, y) << kComponentName[c];
+  }
+}
+
+// The fused sweep (fdtd.sweep = "fused"; cuda, every face a PEC wall) against the split
+// kernels and the cpu reference over 100 steps, with random fields, random materials (and a
+// uniform one), soft and hard sources and probes: bit for bit. 100 z layers make several z
+// stretches, so a stretch's first layer recomputes the H below it; x and y are no multiples
+// of the 32 x 8 tile.
+TEST(FdtdGpuFused, FusedSweepGivesTheSplitStepsBits) {
+  TESSERA_REQUIRE_GPU();
+  for (const bool uniform : {false, true}) {
+    Model m = random_model(11);
+    m.cells = {67, 41, 100};
+    for (auto& axis : m.faces) axis = {FaceKind::pec, FaceKind::pec};
+    if (uniform) m.shapes.clear();
+    const LocalDomain d = whole_domain(m.cells, {false, false, false});
+    const auto stepper = [&](Backend backend, Sweep sweep) {
+      Model mm = m;
+      mm.sweep = sweep;
+      return std::make_unique<Stepper>(mm, d, make_engine(backend, d, h_coefficients(mm)), make_local_ghosts(d));
+    };
+    auto fused = stepper(Backend::cuda, Sweep::fused);
+    auto split = stepper(Backend::cuda, Sweep::split);
+    auto cpu = stepper(Backend::cpu, Sweep::automatic);
+    ASSERT_TRUE(fused->fused()) << fused->sweep_reason();
+    ASSERT_FALSE(split->fused());
+    ASSERT_FALSE(cpu->fused()) << "the cpu engine has no fused sweep";
+    std::vector<Result> results;
+    for (Stepper* s : {fused.get(), split.get(), cpu.get()}) results.push_back(run(*s, false, 100));
+    const char* kind = uniform ? " (uniform)" : " (materials)";
+    const Result& f = results[0];
+    const Result& sp = results[1];
+    const Result& ref = results[2];
+    // The split cuda step: the same kernels' arithmetic, so the same bits everywhere.
+    for (int c = 0; c < kComponents; ++c) EXPECT_EQ(f.fields[c], sp.fields[c]) << kComponentName[c] << kind;
+    EXPECT_EQ(f.samples, sp.samples) << "probes" << kind;
+    EXPECT_EQ(f.energy, sp.energy) << "energy" << kind;
+    // The cpu reference, as DecomposedCudaRunMatchesSerialCpu compares it.
+    for (int c = 0; c < kComponents; ++c) {
+      double scale = 0, worst = 0;
+      for (std::size_t v = 0; v < f.fields[c].size(); ++v) {
+        scale = std::max(scale, double(std::abs(ref.fields[c][v])));
+        worst = std::max(worst, double(std::abs(f.fields[c][v] - ref.fields[c][v])));
+      }
+      EXPECT_GT(scale, 0.0);
+      EXPECT_LE(worst, kTolerance * scale) << kComponentName[c] << " fused vs cpu" << kind;
+    }
+    ASSERT_EQ(f.samples.size(), ref.samples.size());
+    for (std::size_t v = 0; v < f.samples.size(); ++v)
+      EXPECT_LE(std::abs(f.samples[v] - ref.samples[v]), kTolerance * (std::abs(ref.samples[v]) + 1e-30f));
+    EXPECT_NEAR(f.energy, ref.energy, 1e-9 * ref.energy) << kind;
+  }
+}
+
+// auto takes the fused sweep only where no ghost layer changes within a step; a forced fused
+// sweep elsewhere is refused with the reason; fields taken out of a fused run and put into
+// another continue bit for bit (what a checkpoint does).
+TEST(FdtdGpuFused, AutoChoosesAndRestartsContinue) {
+  TESSERA_REQUIRE_GPU();
+  Model m = random_model(12);
+  m.cells = {40, 24, 36};
+  for (auto& axis : m.faces) axis = {FaceKind::pec, FaceKind::pec};
+  const LocalDomain d = whole_domain(m.cells, {false, false, false});
+  const auto make = [&](const Model& mm) {
+    return std::make_unique<Stepper>(mm, d, make_cuda_engine(d, h_coefficients(mm)), make_local_ghosts(d));
+  };
+  auto a = make(m);
+  EXPECT_TRUE(a->fused()) << a->sweep_reason();
+
+  Model with_cpml = m;
+  with_cpml.faces[2] = {FaceKind::cpml, FaceKind::pec};
+  with_cpml.cpml.thickness = 4;
+  auto b = make(with_cpml);
+  EXPECT_FALSE(b->fused());
+  EXPECT_NE(b->sweep_reason().find("CPML"), std::string::npos) << b->sweep_reason();
+  with_cpml.sweep = Sweep::fused;
+  EXPECT_THROW(make(with_cpml), InputError);
+
+  auto t = make(m);
+  a->engine().fill_random(3);
+  for (int n = 0; n < 7; ++n) a->step();  // an odd number: the copies have swapped roles
+  std::vector<float> host(static_cast<std::size_t>(a->engine().layout().elements()));
+  for (int c = 0; c < kComponents; ++c) {
+    a->engine().download(c, host);
+    t->engine().upload(c, host);
+  }
+  t->set_step(a->steps());
+  for (int n = 0; n < 8; ++n) {
+    a->step();
+    t->step();
+  }
+  std::vector<float> x(host.size()), y(host.size());
+  for (int c = 0; c < kComponents; ++c) {
+    a->engine().download(c, x);
+    t->engine().download(c, y);
     EXPECT_EQ(x, y) << kComponentName[c];
   }
 }

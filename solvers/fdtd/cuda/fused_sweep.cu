@@ -1,0 +1,156 @@
+// The fused Yee sweep: H and then E of every cell in one pass over memory (cuda_engine.hpp,
+// CudaEngine::update_fused). The split kernels move 72 bytes per cell and step (the H update
+// reads E and H and writes H, the E update reads H and E and writes E); here each component
+// is read once and written once: 48 bytes (+1 for a material index).
+//
+// Mapping: a block owns a 32 x 8 tile of (x, y) columns and marches a stretch of z. At each z
+// layer every thread computes the new H of its cell; threads on the tile's low x and y edges
+// also compute it for the cell just outside (the E update reads H at -x and -y), and the
+// new H of the layer below stays in registers (-z). The layer's H goes through shared memory,
+// then each thread updates its E. Because the new H of a neighbour tile's cell is recomputed
+// rather than read back, the sweep reads one copy of the fields and writes the other: no
+// block ever sees another's output.
+//
+// Bitwise: every value is curl_step_h / curl_step_e (yee.hpp) of the same operands in the same
+// order as h_columns / e_columns, and fdtd's CUDA sources compile with -fmad=false, so the new
+// fields equal the split kernels' bit for bit.
+#include <algorithm>
+
+#include "core/cuda_check.hpp"
+#include "solvers/fdtd/cuda/cuda_engine.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+constexpr int kFuseX = 32;
+
+struct H3 {
+  float x, y, z;
+};
+
+// The new H at array index c from the current fields (h_columns' formula).
+__device__ __forceinline__ H3 new_h(const FieldPtrs& in, std::int64_t c, std::int64_t pitch, std::int64_t plane,
+                                    const HCoeffs& k) {
+  const float ex_c = __ldg(in.e[0] + c), ey_c = __ldg(in.e[1] + c), ez_c = __ldg(in.e[2] + c);
+  const float ex_n = __ldg(in.e[0] + c + plane), ey_n = __ldg(in.e[1] + c + plane);
+  H3 h;
+  h.x = curl_step_h(__ldg(in.h[0] + c), k.cy, __ldg(in.e[2] + c + pitch), ez_c, k.cz, ey_n, ey_c);
+  h.y = curl_step_h(__ldg(in.h[1] + c), k.cz, ex_n, ex_c, k.cx, __ldg(in.e[2] + c + 1), ez_c);
+  h.z = curl_step_h(__ldg(in.h[2] + c), k.cx, __ldg(in.e[1] + c + 1), ey_c, k.cy, __ldg(in.e[0] + c + pitch), ex_c);
+  return h;
+}
+
+// What the E update reads at index c outside the local box: the ghost layer, which this sweep
+// never changes (a PEC wall's zeros).
+__device__ __forceinline__ H3 ghost_h(const FieldPtrs& in, std::int64_t c) {
+  return {__ldg(in.h[0] + c), __ldg(in.h[1] + c), __ldg(in.h[2] + c)};
+}
+
+// 2048 threads per SM (8 blocks of 32 x 8, 4 of 32 x 16): 32 registers, no spills (ptxas -v);
+// the loads of many warps in flight are what keeps DRAM busy.
+template <bool kUniform, int kFuseY>
+__global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
+    fused_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
+                  const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane, int nx,
+                  int ny, int nz, int kz) {
+  // The layer's new H, [component][y + 1][x + 1] of the tile: row 0 and column 0 hold the
+  // cells at -y and -x of the tile. Two buffers, so one barrier per layer suffices: a thread
+  // writes buffer b again only after every thread has passed the next layer's barrier, that
+  // is, after every read of b.
+  __shared__ float sh[2][3][kFuseY + 1][kFuseX + 1];
+  const int tx = int(threadIdx.x), ty = int(threadIdx.y), tid = ty * kFuseX + tx;
+  const int x0 = int(blockIdx.x) * kFuseX, y0 = int(blockIdx.y) * kFuseY;
+  const int i = x0 + tx, j = y0 + ty;
+  const int k0 = int(blockIdx.z) * kz, k1 = min(k0 + kz, nz);
+  const bool inside = i < nx && j < ny;
+  // Besides its own cell, thread tid < 40 computes one edge cell of the tile each layer: the
+  // row at -y (tid < 32) or the column at -x (32 <= tid < 40).
+  const bool row_edge = tid < kFuseX;
+  const int ei = row_edge ? x0 + tid : x0 - 1, ej = row_edge ? y0 - 1 : y0 + tid - kFuseX;
+  const bool edge = tid < kFuseX + kFuseY && ei < nx && ej < ny;
+  const int esx = row_edge ? tid + 1 : 0, esy = row_edge ? 0 : tid - kFuseX + 1;
+
+  float hx_m = 0, hy_m = 0;  // the new H of the layer below (-z)
+  int b = 0;
+  // Layer k0 - 1 first: its new H (the ghost's below layer 0) is the -z neighbour of layer k0.
+  for (int kk = k0 - 1; kk < k1; ++kk, b ^= 1) {
+    const std::int64_t layer = std::int64_t(kk + 1) * plane;
+    const bool prologue = kk < k0;
+#pragma unroll 1
+    for (int pass = 0; pass < 2; ++pass) {
+      const bool own = pass == 0;
+      if (own ? !inside : (prologue || !edge)) continue;
+      const int ci = own ? i : ei, cj = own ? j : ej;
+      const std::int64_t c = layer + std::int64_t(cj + 1) * pitch + (ci + 1);
+      // Outside the box (the ghost layers), H is what the split update would read there: the
+      // ghost itself, which no update changes.
+      const H3 h = (ci < 0 || cj < 0 || kk < 0) ? ghost_h(in, c) : new_h(in, c, pitch, plane, k);
+      const int sx = own ? tx + 1 : esx, sy = own ? ty + 1 : esy;
+      sh[b][0][sy][sx] = h.x;
+      sh[b][1][sy][sx] = h.y;
+      sh[b][2][sy][sx] = h.z;
+    }
+    __syncthreads();
+    if (!inside) continue;
+    const float hx = sh[b][0][ty + 1][tx + 1], hy = sh[b][1][ty + 1][tx + 1], hz = sh[b][2][ty + 1][tx + 1];
+    if (!prologue) {
+      const std::int64_t c = layer + std::int64_t(j + 1) * pitch + (i + 1);
+      const Material m = kUniform ? table[0] : table[mat[c]];
+      const float hx_ym = sh[b][0][ty][tx + 1];  // Hx at -y
+      const float hy_xm = sh[b][1][ty + 1][tx];  // Hy at -x
+      const float hz_ym = sh[b][2][ty][tx + 1];  // Hz at -y
+      const float hz_xm = sh[b][2][ty + 1][tx];  // Hz at -x
+      out.e[0][c] = curl_step_e(__ldg(in.e[0] + c), m.ca, m.cby, hz, hz_ym, m.cbz, hy, hy_m);
+      out.e[1][c] = curl_step_e(__ldg(in.e[1] + c), m.ca, m.cbz, hx, hx_m, m.cbx, hz, hz_xm);
+      out.e[2][c] = curl_step_e(__ldg(in.e[2] + c), m.ca, m.cbx, hy, hy_xm, m.cby, hx, hx_ym);
+      out.h[0][c] = hx;
+      out.h[1][c] = hy;
+      out.h[2][c] = hz;
+    }
+    hx_m = hx;
+    hy_m = hy;
+  }
+}
+
+template <int kFuseY>
+void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
+                 const HCoeffs& k, const Layout& l, const Index3& n, int kz, cudaStream_t stream) {
+  const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY),
+                  unsigned((n[2] + kz - 1) / kz));
+  const dim3 block(kFuseX, kFuseY);
+  if (uniform)
+    fused_columns<true, kFuseY><<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]),
+                                                            int(n[1]), int(n[2]), kz);
+  else
+    fused_columns<false, kFuseY><<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]),
+                                                             int(n[1]), int(n[2]), kz);
+}
+
+}  // namespace
+
+void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
+                        bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
+                        cudaStream_t stream) {
+  if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
+  if (shape.tile_y == 16)
+    launch_tile<16>(in, out, mat, table, uniform, k, l, n, shape.kz, stream);
+  else
+    launch_tile<8>(in, out, mat, table, uniform, k, l, n, shape.kz, stream);
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+}
+
+FusedShape fused_shape(const Index3& n, int tile_y, int stretches) {
+  FusedShape s;
+  s.tile_y = tile_y == 16 ? 16 : 8;
+  // Short z stretches: measured on an H100 at 512^3 (docs/performance.md), 8 layers per
+  // block beat 16, 32, 64, 103 and 512 (one stretch, a single wave) by 5-20%, although each
+  // stretch recomputes the H of the layer below it (1/8 more H arithmetic, no more DRAM
+  // traffic: that layer was just read through L2 by the stretch below).
+  constexpr std::int64_t kLayers = 8;
+  const std::int64_t parts = stretches > 0 ? stretches : (n[2] + kLayers - 1) / kLayers;
+  const std::int64_t kz = (n[2] + std::max<std::int64_t>(parts, 1) - 1) / std::max<std::int64_t>(parts, 1);
+  s.kz = int(std::clamp<std::int64_t>(kz, std::min<std::int64_t>(4, n[2]), std::max<std::int64_t>(n[2], 1)));
+  return s;
+}
+
+}  // namespace tessera::fdtd
