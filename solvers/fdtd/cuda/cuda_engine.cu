@@ -227,6 +227,43 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+// ---- plane-wave sheets and running DFTs ----
+
+__global__ void sheet_cells(float* e, const MaterialIndex* mat, const Material* table, bool uniform, int axis,
+                            float k, Layout l, BoxArgs b) {
+  int i, j, kk;
+  std::int64_t flat;
+  if (!plane_cell(b, i, j, kk, flat)) return;
+  const std::int64_t c = l.at(i, j, kk);
+  const Material m = table[uniform ? 0 : mat[c]];
+  e[c] = sheet_step(e[c], axis == 0 ? m.cbx : axis == 1 ? m.cby : m.cbz, k);
+}
+
+// The phasors of up to kDftFrequencies frequencies travel as a kernel argument (2 KiB of the
+// 4 KiB parameter space): no copy per step, and every thread reads the same value at the same
+// time (a broadcast from the constant bank).
+constexpr int kDftFrequencies = 128;
+struct DftPhasors {
+  double re[kDftFrequencies];
+  double im[kDftFrequencies];
+};
+
+// One thread per node, x fastest (coalesced field reads); frequencies in the inner loop, the
+// accumulators frequency-major so a warp's 32 nodes of one frequency are 256 contiguous bytes.
+__global__ void __launch_bounds__(kThreads)
+    dft_cells(const float* __restrict__ field, double* __restrict__ acc, Layout l, BoxArgs b, std::int64_t cells,
+              int f0, int count, DftPhasors ph) {
+  int i, j, k;
+  std::int64_t flat;
+  if (!plane_cell(b, i, j, k, flat)) return;
+  const double v = field[l.at(i, j, k)];
+  double* a = acc + 2 * std::int64_t(f0) * cells + flat;
+  for (int f = 0; f < count; ++f, a += 2 * cells) {
+    a[0] = dft_add(a[0], v, ph.re[f]);
+    a[cells] = dft_add(a[cells], v, ph.im[f]);
+  }
+}
+
 unsigned blocks_for(std::int64_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
 // Host <-> device copies ordered on the compute stream and complete on return. (A plain
@@ -480,6 +517,56 @@ EnergySums CudaEngine::energy() {
     s.magnetic += host[2 * b + 1];
   }
   return s;
+}
+
+void CudaEngine::add_sheet(int component, int axis, std::int64_t layer, float k) {
+  Box plane = domain_.local();
+  plane.lo[axis] = layer;
+  plane.hi[axis] = layer + 1;
+  if (plane.empty()) return;
+  sheet_cells<<<plane_grid(plane), kThreads, 0, compute_>>>(base_[component], mat_store_.data() + kLeadPad,
+                                                            table_.data(), uniform_, axis, k, layout_,
+                                                            box_args(plane));
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+int CudaEngine::add_dft(const DftRegion& r) {
+  for (int a = 0; a < 3; ++a)
+    if (r.box.lo[a] < -1 || r.box.hi[a] > domain_.n[a] || r.box.empty())
+      throw std::logic_error("CudaEngine::add_dft: region outside the local grid");
+  Dft d{r, DeviceBuffer<double>(static_cast<std::size_t>(r.elements()))};
+  TESSERA_CUDA_CHECK(cudaMemsetAsync(d.acc.data(), 0, d.acc.bytes(), compute_));
+  dft_.push_back(std::move(d));
+  return static_cast<int>(dft_.size()) - 1;
+}
+
+void CudaEngine::accumulate_dft(int id, std::span<const double> re, std::span<const double> im) {
+  Dft& d = dft_.at(static_cast<std::size_t>(id));
+  const int nf = d.region.nfreq;
+  if (static_cast<int>(re.size()) != nf || static_cast<int>(im.size()) != nf)
+    throw std::logic_error("CudaEngine::accumulate_dft: phasor count differs from the region's");
+  const Box& b = d.region.box;
+  for (int f0 = 0; f0 < nf; f0 += kDftFrequencies) {
+    DftPhasors ph;
+    const int count = std::min(kDftFrequencies, nf - f0);
+    std::copy_n(re.begin() + f0, count, ph.re);
+    std::copy_n(im.begin() + f0, count, ph.im);
+    dft_cells<<<plane_grid(b), kThreads, 0, compute_>>>(base_[d.region.component], d.acc.data(), layout_, box_args(b),
+                                                        b.cells(), f0, count, ph);
+    TESSERA_CUDA_CHECK_LAUNCH();
+  }
+}
+
+void CudaEngine::download_dft(int id, std::span<double> host) {
+  Dft& d = dft_.at(static_cast<std::size_t>(id));
+  if (host.size() != d.acc.size()) throw std::logic_error("CudaEngine::download_dft: size mismatch");
+  to_host(host.data(), d.acc.data(), d.acc.bytes(), compute_);
+}
+
+void CudaEngine::upload_dft(int id, std::span<const double> host) {
+  Dft& d = dft_.at(static_cast<std::size_t>(id));
+  if (host.size() != d.acc.size()) throw std::logic_error("CudaEngine::upload_dft: size mismatch");
+  to_device(d.acc.data(), host.data(), d.acc.bytes(), compute_);
 }
 
 void CudaEngine::halo_after_compute() {

@@ -49,6 +49,11 @@ class CudaEngine final : public Engine {
   void sample(int row) override;
   void read_samples(int rows, std::span<float> host) override;
   EnergySums energy() override;
+  void add_sheet(int component, int axis, std::int64_t layer, float k) override;
+  int add_dft(const DftRegion& region) override;
+  void accumulate_dft(int id, std::span<const double> re, std::span<const double> im) override;
+  void download_dft(int id, std::span<double> host) override;
+  void upload_dft(int id, std::span<const double> host) override;
   stream_t compute_stream() const override { return compute_.get(); }
   stream_t halo_stream() const override { return halo_.get(); }
   void halo_after_compute() override;
@@ -80,6 +85,11 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> rows_;
   int nsamples_ = 0, max_rows_ = 0;
   DeviceBuffer<double> partials_;
+  struct Dft {
+    DftRegion region;
+    DeviceBuffer<double> acc;  // frequency-major (backend.hpp)
+  };
+  std::vector<Dft> dft_;
   Stream compute_;
   Stream halo_{StreamPriority::high};  // packs and unpacks go ahead of queued bulk blocks
   cudaEvent_t ready_ = nullptr;
