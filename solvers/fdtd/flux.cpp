@@ -185,6 +185,9 @@ void FluxLog::write(Stepper& stepper) {
   io::OutputFile f(ctx_, file_);
   const io::Group& root = f.root();
   io::write_provenance(root, provenance_);
+  std::vector<std::string> names;
+  for (const FluxSpec& spec : model_.fluxes) names.push_back(spec.name);
+  io::write_attribute(root, "planes", names);
   for (std::size_t i = 0; i < model_.fluxes.size(); ++i) {
     const FluxSpec& spec = model_.fluxes[i];
     const DftMonitor& m = stepper.spectra().fluxes()[i];

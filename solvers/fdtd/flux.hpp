@@ -17,7 +17,8 @@
 // Sums over cells and ranks are exact (an integer fixed-point sum of each term, see
 // ExactSum), so the flux has the same bits for every decomposition.
 //
-// flux.h5 (rewritten whole, through io::OutputFile, at every output step and at the end):
+// flux.h5 (rewritten whole, through io::OutputFile, at every output step and at the end; the
+// root attribute "planes" lists the planes' names):
 //   /<name>            a table (io::TimeSeries) with columns frequency (Hz), flux (J/Hz), one
 //                      row per frequency; attributes step, time, axis, position (m), weight
 //   /dft/<name>/<C>    the plane's DFT accumulators of its four components (spectra_io.hpp),
