@@ -21,8 +21,6 @@ constexpr const char* kAxis[3] = {"x", "y", "z"};
 
 std::int64_t floor_div(std::int64_t a, int bits) { return a >> bits; }  // arithmetic shift: floor
 
-const char* transform_units(int component) { return component < kHx ? "V s/m" : "A s/m"; }
-
 }  // namespace
 
 ExactSum::ExactSum(double max_abs) {
@@ -211,13 +209,7 @@ void FluxLog::write(Stepper& stepper) {
       io::write_attribute(d, "first_cell", std::vector<std::int64_t>(spec.region.lo.begin(), spec.region.lo.end()));
       io::write_attribute(d, "end_cell", std::vector<std::int64_t>(spec.region.hi.begin(), spec.region.hi.end()));
     }
-    const io::Group g = root.create_group("dft/" + spec.name);
-    const std::size_t nf = spec.spectrum.frequencies.size();
-    for (const DftBlock& b : m.blocks) {
-      const std::vector<double> acc = Spectra::download(b, nf, engine);
-      io::write_units(write_block_4d(g, kComponentName[b.component], acc, 2 * std::int64_t(nf), b.array, b.global),
-                      transform_units(b.component));
-    }
+    write_monitor(root.create_group("dft/" + spec.name), "", m, engine);
   }
   f.commit();
 }

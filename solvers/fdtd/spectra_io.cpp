@@ -4,6 +4,7 @@
 
 #include "io/checked_io.hpp"
 #include "io/checksum.hpp"
+#include "io/units.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -60,7 +61,9 @@ void write_monitor(const io::Group& g, const std::string& prefix, const DftMonit
   const std::size_t nf = m.spectrum->frequencies.size();
   for (const DftBlock& b : m.blocks) {
     const std::vector<double> acc = Spectra::download(b, nf, engine);
-    write_block_4d(g, prefix + kComponentName[b.component], acc, 2 * std::int64_t(nf), b.array, b.global);
+    io::write_units(
+        write_block_4d(g, prefix + kComponentName[b.component], acc, 2 * std::int64_t(nf), b.array, b.global),
+        b.component < kHx ? "V s/m" : "A s/m");
   }
 }
 

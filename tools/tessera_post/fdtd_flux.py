@@ -56,6 +56,9 @@ def flux(args):
     if not args.transmission and not args.reflection:
         raise UsageError("--incident needs --transmission PLANE and/or --reflection PLANE")
     empty = _read(args.incident)
+    for option, name in (("--transmission", args.transmission), ("--reflection", args.reflection)):
+        if name:
+            _plane(run, name, args.flux, option)
     inc_name = args.incident_plane or args.reflection or args.transmission
     fi, pi, _ = _plane(empty, inc_name, args.incident, "--incident-plane")
     curves = {}
