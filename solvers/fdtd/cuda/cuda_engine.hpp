@@ -85,10 +85,20 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> rows_;
   int nsamples_ = 0, max_rows_ = 0;
   DeviceBuffer<double> partials_;
+  // A running DFT batches its samples: each step copies the region's field values (float32)
+  // into `samples` and keeps the step's phasors on the host; every kDftBatch steps (and before
+  // a download) one kernel adds the batch to the float64 accumulators, each accumulator its
+  // terms in step order: the bits of a per-step accumulation, for 1/kDftBatch of the
+  // accumulator traffic (16 bytes x frequencies per node and step would otherwise dominate).
   struct Dft {
     DftRegion region;
-    DeviceBuffer<double> acc;  // frequency-major (backend.hpp)
+    DeviceBuffer<double> acc;      // frequency-major (backend.hpp)
+    DeviceBuffer<float> samples;   // kDftBatch x cells, step-major
+    DeviceBuffer<double> phasors;  // kDftBatch x nfreq x 2 (re, im), step-major
+    std::vector<double> host_phasors;
+    int pending = 0;
   };
+  void flush_dft(Dft& d);
   std::vector<Dft> dft_;
   Stream compute_;
   Stream halo_{StreamPriority::high};  // packs and unpacks go ahead of queued bulk blocks
