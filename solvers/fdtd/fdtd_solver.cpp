@@ -68,8 +68,11 @@ void FdtdSolver::write_output() {
 }
 
 void FdtdSolver::write_spectra() {
+  // At the end of a run whose last step was also an output step, the files are current.
+  if (spectra_step_ == stepper_->steps()) return;
   dfts_->write(*stepper_);
   fluxes_->write(*stepper_);
+  spectra_step_ = stepper_->steps();
 }
 
 void FdtdSolver::diagnostics() {

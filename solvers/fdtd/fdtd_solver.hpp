@@ -41,7 +41,9 @@ class FdtdSolver final : public Solver {
   std::unique_ptr<FieldWriter> fields_;
   std::unique_ptr<DftWriter> dfts_;
   std::unique_ptr<FluxLog> fluxes_;
+  // <name>_dft.h5 and flux.h5 (at output steps and at the end); the step they hold.
   void write_spectra();
+  std::int64_t spectra_step_ = -1;
 };
 
 }  // namespace tessera::fdtd

@@ -239,7 +239,8 @@ __global__ void sheet_cells(float* e, const MaterialIndex* mat, const Material* 
   e[c] = sheet_step(e[c], axis == 0 ? m.cbx : axis == 1 ? m.cby : m.cbz, k);
 }
 
-constexpr int kDftBatch = 32;       // steps per accumulation kernel
+constexpr int kDftBatch = 32;       // steps per accumulation kernel, at most
+constexpr std::int64_t kDftSampleBytes = std::int64_t(1) << 28;  // per region: a plane batches fully, a volume less
 constexpr int kDftFreqChunk = 32;   // frequencies whose batch phasors sit in shared memory at once
 
 // One step's samples of a region: field values (float32) into row `slot` of the batch.
@@ -562,7 +563,10 @@ int CudaEngine::add_dft(const DftRegion& r) {
   Dft d;
   d.region = r;
   d.acc = DeviceBuffer<double>(static_cast<std::size_t>(r.elements()));
-  d.samples = DeviceBuffer<float>(static_cast<std::size_t>(kDftBatch * r.box.cells()));
+  // The sample buffer holds `batch` steps of the region within kDftSampleBytes (a 512^2 plane:
+  // all 32; a large volume: fewer, down to 1, i.e. an accumulation every step).
+  d.batch = static_cast<int>(std::clamp<std::int64_t>(kDftSampleBytes / (4 * r.box.cells()), 1, kDftBatch));
+  d.samples = DeviceBuffer<float>(static_cast<std::size_t>(d.batch * r.box.cells()));
   d.phasors = DeviceBuffer<double>(static_cast<std::size_t>(kDftBatch) * static_cast<std::size_t>(r.nfreq) * 2);
   d.host_phasors.assign(d.phasors.size(), 0.0);
   TESSERA_CUDA_CHECK(cudaMemsetAsync(d.acc.data(), 0, d.acc.bytes(), compute_));
@@ -584,7 +588,7 @@ void CudaEngine::accumulate_dft(int id, std::span<const double> re, std::span<co
     p[2 * f] = re[static_cast<std::size_t>(f)];
     p[2 * f + 1] = im[static_cast<std::size_t>(f)];
   }
-  if (++d.pending == kDftBatch) flush_dft(d);
+  if (++d.pending == d.batch) flush_dft(d);
 }
 
 void CudaEngine::flush_dft(Dft& d) {

@@ -86,7 +86,7 @@ class CudaEngine final : public Engine {
   int nsamples_ = 0, max_rows_ = 0;
   DeviceBuffer<double> partials_;
   // A running DFT batches its samples: each step copies the region's field values (float32)
-  // into `samples` and keeps the step's phasors on the host; every kDftBatch steps (and before
+  // into `samples` and keeps the step's phasors on the host; every `batch` steps (and before
   // a download) one kernel adds the batch to the float64 accumulators, each accumulator its
   // terms in step order: the bits of a per-step accumulation, for 1/kDftBatch of the
   // accumulator traffic (16 bytes x frequencies per node and step would otherwise dominate).
@@ -96,6 +96,7 @@ class CudaEngine final : public Engine {
     DeviceBuffer<float> samples;   // kDftBatch x cells, step-major
     DeviceBuffer<double> phasors;  // kDftBatch x nfreq x 2 (re, im), step-major
     std::vector<double> host_phasors;
+    int batch = 1;  // steps per accumulation (kDftBatch, fewer for a large region)
     int pending = 0;
   };
   void flush_dft(Dft& d);
