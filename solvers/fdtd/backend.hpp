@@ -45,6 +45,18 @@ struct EnergySums {
   double electric = 0, magnetic = 0;
 };
 
+// A running DFT of one component over a box of its nodes (local cells; along an axis whose low
+// ghost layer the exchange fills with current values, the box may start at -1: a flux plane's
+// H below it). Accumulators are float64, frequency-major so that the cells of one frequency
+// are contiguous: element (f * 2 + part) * box.cells() + cell, part 0 real, 1 imaginary,
+// cell x fastest over the box.
+struct DftRegion {
+  int component = 0;  // 0..5
+  Box box;
+  int nfreq = 0;
+  std::int64_t elements() const { return 2 * std::int64_t(nfreq) * box.cells(); }
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -85,6 +97,19 @@ class Engine {
   virtual void read_samples(int rows, std::span<float> host) = 0;
   // Needs the E ghosts that the H update reads.
   virtual EnergySums energy() = 0;
+  // A uniform current sheet: E_component -= (cb / d_axis)(material of the node) * k on every node
+  // of the local layer `layer` along `axis` (k = K(t), a surface current density in A/m).
+  virtual void add_sheet(int component, int axis, std::int64_t layer, float k) = 0;
+
+  // ---- running DFTs (solvers/fdtd/spectra.hpp) ----
+  // Allocates zeroed accumulators; returns the region's id (0, 1, ... in call order).
+  virtual int add_dft(const DftRegion& region) = 0;
+  // acc[f] += double(field) * (re[f] + i im[f]) for every node of region `id` (re, im: nfreq
+  // values; each cell's sum depends on its own values only, so any decomposition gives the
+  // same bits).
+  virtual void accumulate_dft(int id, std::span<const double> re, std::span<const double> im) = 0;
+  virtual void download_dft(int id, std::span<double> host) = 0;
+  virtual void upload_dft(int id, std::span<const double> host) = 0;
 
   // ---- the fused sweep (optional) ----
   // update_fused: H and then E over the whole local box in one pass, bitwise what update_h

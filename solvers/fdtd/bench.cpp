@@ -157,6 +157,32 @@ void bench_size(BenchRun& b, std::int64_t n) {
           fmt::format("fused sweep ({:.0f} B/cell model), {:.2f}x the split step", kFusedBytesPerCell, t_pec / t), cube(n),
           kFusedBytesPerCell);
   }
+  // Running DFTs on the plane z = n/2, 100 frequencies, every step (issue 22's budget: at most
+  // 10% over the step at 512^3): one component ([[fdtd.dft]]), and a flux plane (two E on one
+  // layer and two H on two, so about 6 planes of accumulators).
+  {
+    Model m = bench_model(n, false, false);
+    Spectrum sp;
+    for (int i = 0; i < 100; ++i) sp.frequencies.push_back(1e9 * (1 + i));  // below the Nyquist 1/(2 dt) = 262 GHz
+    m.dfts.push_back({"plane", {kEx}, {{0, 0, n / 2}, {n, n, n / 2 + 1}}, sp});
+    auto s = single_rank_stepper(m, b.backend);
+    const double t = single(time_local(s->engine(), repeat, [&] { s->step(); }));
+    b.row("step + dft plane 100 f", cells, t,
+          fmt::format("Ex on {}^2 cells, float64; overhead {:+.1f}% over pec vacuum", n, 100 * (t / t_pec - 1)), cube(n));
+    m.dfts.clear();
+    FluxSpec f;
+    f.name = "flux";
+    f.layer = n / 2;
+    f.region = {{0, 0, n / 2}, {n, n, n / 2 + 1}};
+    f.spectrum = sp;
+    m.fluxes.push_back(f);
+    auto sf = single_rank_stepper(m, b.backend);
+    const double tf = single(time_local(sf->engine(), repeat, [&] { sf->step(); }));
+    b.row("step + flux plane 100 f", cells, tf,
+          fmt::format("Ex Ey Hx Hy on {}^2 cells (H on 2 layers); overhead {:+.1f}% over pec vacuum", n,
+                      100 * (tf / t_pec - 1)),
+          cube(n));
+  }
   {
     auto s = single_rank_stepper(bench_model(n, true, false), b.backend);
     const double t = single(time_local(s->engine(), repeat, [&] { s->step(); }));

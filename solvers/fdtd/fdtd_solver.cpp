@@ -33,13 +33,16 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
   stepper_ = std::make_unique<Stepper>(model_, domain, std::move(engine), std::move(ghosts));
   probes_ = std::make_unique<ProbeLog>(ctx_, run.output_dir / "probes.h5", model_, run.provenance);
   fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, *decomp_, run.provenance);
+  dfts_ = std::make_unique<DftWriter>(ctx_, run.output_dir, model_, run.provenance);
+  fluxes_ = std::make_unique<FluxLog>(ctx_, run.output_dir / "flux.h5", model_, run.provenance, *stepper_);
 
   const auto& dims = decomp_->dims();
   log::info("fdtd: {}x{}x{} cells of {:g} x {:g} x {:g} m, dt = {:.6g} s (courant {:.4f}), {} material(s), {} "
-            "shape(s), {} source(s), {} probe(s)",
+            "shape(s), {} source(s), {} probe(s), {} plane wave(s), {} dft monitor(s), {} flux plane(s)",
             model_.cells[0], model_.cells[1], model_.cells[2], model_.cell_size[0], model_.cell_size[1],
             model_.cell_size[2], model_.dt, model_.dt / courant_limit(model_.cell_size), model_.materials.size(),
-            model_.shapes.size(), model_.sources.size(), model_.probes.size());
+            model_.shapes.size(), model_.sources.size(), model_.probes.size(), model_.plane_waves.size(),
+            model_.dfts.size(), model_.fluxes.size());
   log::info("fdtd: faces x {}/{}, y {}/{}, z {}/{}; ranks {}x{}x{}, rank 0 holds {}x{}x{} cells", face_name(model_.faces[0][0]),
             face_name(model_.faces[0][1]), face_name(model_.faces[1][0]), face_name(model_.faces[1][1]),
             face_name(model_.faces[2][0]), face_name(model_.faces[2][1]), dims[0], dims[1], dims[2], domain.n[0],
@@ -60,7 +63,18 @@ void FdtdSolver::advance() {
   if (stepper_->pending_rows() >= kFlushRows) probes_->collect(*stepper_);
 }
 
-void FdtdSolver::write_output() { fields_->write(*stepper_); }
+void FdtdSolver::write_output() {
+  fields_->write(*stepper_);
+  write_spectra();
+}
+
+void FdtdSolver::write_spectra() {
+  // At the end of a run whose last step was also an output step, the files are current.
+  if (spectra_step_ == stepper_->steps()) return;
+  dfts_->write(*stepper_);
+  fluxes_->write(*stepper_);
+  spectra_step_ = stepper_->steps();
+}
 
 void FdtdSolver::diagnostics() {
   const Stepper::Energy mine = stepper_->local_energy();
@@ -76,6 +90,9 @@ void FdtdSolver::write_checkpoint(io::CheckpointWriter& checkpoint) {
   write_state(checkpoint, *stepper_);
 }
 
-void FdtdSolver::summary() { probes_->publish(*stepper_); }
+void FdtdSolver::summary() {
+  probes_->publish(*stepper_);
+  write_spectra();
+}
 
 }  // namespace tessera::fdtd

@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "comm/cart.hpp"
+#include "solvers/fdtd/dft_output.hpp"
 #include "solvers/fdtd/field_output.hpp"
+#include "solvers/fdtd/flux.hpp"
 #include "solvers/fdtd/probe_log.hpp"
 #include "solvers/fdtd/stepper.hpp"
 #include "solvers/solver.hpp"
@@ -37,6 +39,11 @@ class FdtdSolver final : public Solver {
   std::unique_ptr<Stepper> stepper_;
   std::unique_ptr<ProbeLog> probes_;
   std::unique_ptr<FieldWriter> fields_;
+  std::unique_ptr<DftWriter> dfts_;
+  std::unique_ptr<FluxLog> fluxes_;
+  // <name>_dft.h5 and flux.h5 (at output steps and at the end); the step they hold.
+  void write_spectra();
+  std::int64_t spectra_step_ = -1;
 };
 
 }  // namespace tessera::fdtd

@@ -306,6 +306,167 @@ void read_volumes(const deck::Config& d, Model& m) {
                                        volumes[j].where("name"), m.volumes[j].name, v.name, m.volumes[j].name));
 }
 
+// The cells that [min, max] (m) touches along each axis; at least one (min == max: a plane).
+Box region_of(const deck::Config& e, const Model& m, std::array<double, 3>& lo, std::array<double, 3>& hi) {
+  lo = vec3(e.get_double_array("min"));
+  hi = vec3(e.get_double_array("max"));
+  check_position(e, lo, m);
+  for (int a = 0; a < 3; ++a) {
+    const double extent = m.cells[a] * m.cell_size[a];
+    if (hi[a] < 0 || hi[a] > extent)
+      throw InputError(fmt::format("{}: {}.max {:g} m along {} lies outside the domain 0 .. {:g} m", e.where("max"),
+                                   e.name(), hi[a], kAxis[a], extent));
+  }
+  Box r;
+  const Index3 a = cell_floor(lo, m);
+  for (int ax = 0; ax < 3; ++ax) {
+    if (hi[ax] < lo[ax])
+      throw InputError(fmt::format("{}: {}.max is below min along {}", e.where("max"), e.name(), kAxis[ax]));
+    const auto top = static_cast<std::int64_t>(std::ceil(hi[ax] / m.cell_size[ax] - 1e-9));
+    r.lo[ax] = a[ax];
+    r.hi[ax] = std::clamp<std::int64_t>(top, a[ax] + 1, m.cells[ax]);
+  }
+  return r;
+}
+
+// frequencies = [...] or fmin, fmax, nfreq; every; the Nyquist limit 1 / (2 every dt).
+Spectrum read_spectrum(const deck::Config& e, const Model& m) {
+  Spectrum s;
+  s.every = static_cast<int>(e.get_int("every"));
+  const bool list = e.has("frequencies");
+  const bool range = e.has("fmin") || e.has("fmax") || e.has("nfreq");
+  if (list == range)
+    throw InputError(fmt::format("{}: {} needs its frequencies: either 'frequencies = [...]' (Hz) or 'fmin', 'fmax' "
+                                 "and 'nfreq'{}",
+                                 e.location(), e.name(), list ? ", not both" : ""));
+  const char* key = "frequencies";
+  if (list) {
+    s.frequencies = e.get_double_array("frequencies");
+    if (s.frequencies.empty())
+      throw InputError(fmt::format("{}: {}.frequencies is empty", e.where("frequencies"), e.name()));
+    for (double f : s.frequencies)
+      if (!(f >= 0))
+        throw InputError(fmt::format("{}: {}.frequencies holds {:g} Hz; frequencies must be >= 0",
+                                     e.where("frequencies"), e.name(), f));
+  } else {
+    for (const char* k : {"fmin", "fmax", "nfreq"})
+      if (!e.has(k))
+        throw InputError(fmt::format("{}: {} gives a frequency range and needs 'fmin', 'fmax' and 'nfreq' (missing "
+                                     "'{}')",
+                                     e.location(), e.name(), k));
+    const double lo = e.get_double("fmin"), hi = e.get_double("fmax");
+    const auto n = e.get_int("nfreq");
+    if (hi < lo) throw InputError(fmt::format("{}: {}.fmax is below fmin", e.where("fmax"), e.name()));
+    for (std::int64_t i = 0; i < n; ++i)
+      s.frequencies.push_back(n == 1 ? lo : lo + (hi - lo) * double(i) / double(n - 1));
+    key = "fmax";
+  }
+  const double nyquist = 1.0 / (2.0 * s.every * m.dt);
+  const double top = *std::max_element(s.frequencies.begin(), s.frequencies.end());
+  if (top > nyquist)
+    throw InputError(fmt::format("{}: {} asks for {:g} Hz, above the Nyquist limit {:g} Hz of its sampling every {} "
+                                 "step(s) of dt = {:.6g} s (1 / (2 every dt)); lower the frequency or 'every' (at "
+                                 "most {} for this frequency)",
+                                 e.where(key), e.name(), top, nyquist, s.every, m.dt,
+                                 std::max<std::int64_t>(1, static_cast<std::int64_t>(1.0 / (2.0 * top * m.dt)))));
+  return s;
+}
+
+void check_name(const deck::Config& e, const std::string& name, std::set<std::string>& names, const char* what) {
+  if (name.empty() || name.find_first_of(" /\\\".,") != std::string::npos)
+    throw InputError(fmt::format("{}: {}.name \"{}\" must be non-empty without spaces, slashes, dots, commas or "
+                                 "quotes (it names files and datasets)",
+                                 e.where("name"), e.name(), name));
+  if (!names.insert(name).second)
+    throw InputError(fmt::format("{}: {} name \"{}\" is used twice", e.where("name"), what, name));
+}
+
+void read_dfts(const deck::Config& d, Model& m) {
+  std::set<std::string> names;
+  for (const deck::Config& e : d.get_table_array("fdtd.dft")) {
+    DftSpec s;
+    s.name = e.get_string("name");
+    check_name(e, s.name, names, "dft monitor");
+    s.components = parse_components(e.get_string("components"), e.where("components"));
+    s.region = {{0, 0, 0}, m.cells};
+    if (e.has("min") || e.has("max")) {
+      if (!e.has("min") || !e.has("max"))
+        throw InputError(fmt::format("{}: {} needs both 'min' and 'max' for a region", e.location(), e.name()));
+      std::array<double, 3> lo, hi;
+      s.region = region_of(e, m, lo, hi);
+    }
+    s.spectrum = read_spectrum(e, m);
+    m.dfts.push_back(std::move(s));
+  }
+}
+
+void read_fluxes(const deck::Config& d, Model& m) {
+  std::set<std::string> names;
+  for (const deck::Config& e : d.get_table_array("fdtd.flux")) {
+    FluxSpec s;
+    s.name = e.get_string("name");
+    check_name(e, s.name, names, "flux plane");
+    std::array<double, 3> lo, hi;
+    s.region = region_of(e, m, lo, hi);
+    int flat = -1, count = 0;
+    for (int a = 0; a < 3; ++a)
+      if (hi[a] == lo[a]) {
+        flat = a;
+        ++count;
+      }
+    if (count != 1)
+      throw InputError(fmt::format("{}: {} must be a plane: min and max equal along exactly one axis (its normal), "
+                                   "they are equal along {} axes",
+                                   e.where("max"), e.name(), count));
+    s.axis = flat;
+    // The plane sits on the nearest layer of the tangential E nodes (integer cells along the
+    // normal); the tangential H half a cell either side must be inside the grid.
+    const std::int64_t n = m.cells[flat];
+    std::int64_t layer = std::llround(lo[flat] / m.cell_size[flat]);
+    if (m.periodic(flat)) layer %= n;
+    else if (layer < 1 || layer > n - 1)
+      throw InputError(fmt::format("{}: {} lies on the {} wall of the domain along {}; a flux plane needs a cell of "
+                                   "the grid on each side (0 < position < {:g} m)",
+                                   e.where("min"), e.name(), layer < 1 ? "low" : "high", kAxis[flat],
+                                   double(n) * m.cell_size[flat]));
+    s.layer = layer;
+    s.region.lo[flat] = layer;
+    s.region.hi[flat] = layer + 1;
+    s.spectrum = read_spectrum(e, m);
+    s.weight = e.get_double("weight");
+    if (e.has("subtract")) s.subtract = e.get_string("subtract");
+    m.fluxes.push_back(std::move(s));
+  }
+}
+
+void read_plane_waves(const deck::Config& d, Model& m) {
+  for (const deck::Config& e : d.get_table_array("fdtd.plane_wave")) {
+    PlaneWaveSpec s;
+    s.axis = e.get_string("axis")[0] - 'x';
+    s.component = component_index(e.get_string("component"));
+    if (s.component == s.axis)
+      throw InputError(fmt::format("{}: {}.component {} is normal to the sheet (axis {}); a current sheet drives a "
+                                   "tangential component: {} or {}",
+                                   e.where("component"), e.name(), kComponentName[s.component], kAxis[s.axis],
+                                   kComponentName[(s.axis + 1) % 3], kComponentName[(s.axis + 2) % 3]));
+    const double pos = e.get_double("position"), extent = m.cells[s.axis] * m.cell_size[s.axis];
+    // The tangential E nodes sit at integer cells along the axis.
+    std::int64_t layer = std::llround(pos / m.cell_size[s.axis]);
+    if (pos < 0 || pos > extent)
+      throw InputError(fmt::format("{}: {}.position {:g} m lies outside the domain 0 .. {:g} m along {}",
+                                   e.where("position"), e.name(), pos, extent, kAxis[s.axis]));
+    if (m.periodic(s.axis)) layer %= m.cells[s.axis];
+    else if (layer < 1 || layer > m.cells[s.axis] - 1)
+      throw InputError(fmt::format("{}: {}.position {:g} m lies on a wall along {}, where the tangential E is held "
+                                   "at zero; move the sheet inside the grid",
+                                   e.where("position"), e.name(), pos, kAxis[s.axis]));
+    s.layer = layer;
+    s.waveform = read_waveform(e);
+    s.amplitude = e.get_double("amplitude");
+    m.plane_waves.push_back(s);
+  }
+}
+
 }  // namespace
 
 bool Shape::contains(const std::array<double, 3>& p) const {
@@ -406,6 +567,9 @@ Model params_from_deck(const deck::Config& d) {
   read_sources(d, m);
   read_probes(d, m);
   read_volumes(d, m);
+  read_dfts(d, m);
+  read_fluxes(d, m);
+  read_plane_waves(d, m);
   return m;
 }
 

@@ -83,6 +83,48 @@ struct VolumeSpec {
 
 // How the bulk of a step runs (fdtd.sweep): both give the same bits.
 enum class Sweep { automatic, fused, split };
+// Frequencies of a spectral monitor, from `frequencies = [...]` or `fmin`, `fmax`, `nfreq`.
+// Every frequency is at most the Nyquist limit 1 / (2 every dt) of its sampling.
+struct Spectrum {
+  std::vector<double> frequencies;  // Hz
+  int every = 1;                    // accumulate every this many steps
+};
+
+// [[fdtd.dft]]: running DFTs of chosen components over the cells of `region` (each component
+// on its own node of each cell, as a staggered volume without the high-wall nodes).
+struct DftSpec {
+  std::string name;
+  std::vector<int> components;
+  Box region;  // global cells
+  Spectrum spectrum;
+};
+
+// [[fdtd.flux]]: the Poynting flux through an axis-normal plane. The plane is the layer of E
+// nodes `layer` along `axis` (at layer * d, where the tangential E live); the tangential H sit
+// half a cell either side (layers layer - 1 and layer) and are averaged onto it. `region`
+// holds the transverse cells (and [layer, layer + 1) along the axis).
+struct FluxSpec {
+  std::string name;
+  int axis = 2;
+  std::int64_t layer = 0;
+  Box region;
+  Spectrum spectrum;
+  double weight = 1;     // the flux along +axis times this (-1: along -axis)
+  std::string subtract;  // flux.h5 of an earlier run: its DFT fields of this plane are subtracted
+};
+
+// [[fdtd.plane_wave]]: a uniform electric current sheet K(t) = amplitude * waveform(t) (A/m)
+// along `component` over the whole plane of its nodes at layer `layer` along `axis`. It
+// radiates plane waves of E = -eta K / 2 both ways (normal incidence; periodic or PML sides).
+// (A later total-field/scattered-field box would be a table of its own with the same waveform
+// keys.)
+struct PlaneWaveSpec {
+  int axis = 2;
+  std::int64_t layer = 0;
+  int component = 0;  // an E component tangential to axis
+  Waveform waveform;
+  double amplitude = 1;  // A/m
+};
 
 struct Model {
   Index3 cells{};
@@ -97,6 +139,9 @@ struct Model {
   std::vector<ProbeSpec> probes;
   int probe_every = 1;
   std::vector<VolumeSpec> volumes;
+  std::vector<DftSpec> dfts;
+  std::vector<FluxSpec> fluxes;
+  std::vector<PlaneWaveSpec> plane_waves;
   std::array<int, 3> ranks{0, 0, 0};
   Sweep sweep = Sweep::automatic;
 

@@ -77,6 +77,47 @@ deck::Schema schema() {
                "false: each component on its own Yee nodes; true: cell-centred vectors E and H (of the fields "
                "that components names) on one grid")
       .default_value(false);
+  // Spectral monitors: the frequency keys of [[fdtd.dft]] and [[fdtd.flux]].
+  const auto frequencies = [](deck::TableBuilder t) {
+    t.float_array("frequencies", "frequencies of the transform (or give fmin, fmax, nfreq)").unit("Hz").min(0)
+        .optional()
+        .floating("fmin", "lowest frequency of an evenly spaced range").unit("Hz").min(0).optional()
+        .floating("fmax", "highest frequency of the range").unit("Hz").min(0).optional()
+        .integer("nfreq", "frequencies in the range (1: fmin alone)").min(1).optional()
+        .integer("every", "accumulate every this many steps (frequencies up to 1 / (2 every dt))").min(1)
+        .default_value(1);
+  };
+  frequencies(s.array_table("fdtd.dft", "running DFTs of field components over a box or plane, written to "
+                                        "<name>_dft.h5")
+                  .string("name", "file prefix: <name>_dft.h5, <name>_dft_f<index>.xmf")
+                  .string("components", "components to transform").default_value("Ex Ey Ez Hx Hy Hz")
+                  .float_array("min", "lower corner of the region (default: the domain)").length(3).unit("m")
+                  .optional()
+                  .float_array("max", "upper corner (equal to min along an axis: a plane)").length(3).unit("m")
+                  .optional());
+  frequencies(s.array_table("fdtd.flux", "Poynting flux spectrum through an axis-normal plane, written to flux.h5")
+                  .string("name", "table name in flux.h5")
+                  .float_array("min", "lower corner of the plane").length(3).unit("m")
+                  .float_array("max", "upper corner: equal to min along the normal").length(3).unit("m")
+                  .floating("weight", "factor on the flux along +normal (-1: count it along -normal)")
+                  .default_value(1.0)
+                  .string("subtract", "flux.h5 of an earlier run (the empty one): its DFT fields on this plane are "
+                                      "subtracted first, leaving the scattered/reflected flux")
+                  .optional());
+  s.array_table("fdtd.plane_wave", "a uniform electric current sheet over a whole axis-normal plane (normal incidence)")
+      .choice("axis", "normal of the sheet (the direction the waves travel)", {"x", "y", "z"}).default_value("z")
+      .floating("position", "where the sheet sits along the axis (nearest E-node layer)").unit("m").min(0)
+      .choice("component", "tangential E component the current drives (the polarisation)", {"Ex", "Ey", "Ez"})
+      .default_value("Ex")
+      .choice("waveform", "time dependence", {"gaussian", "modulated_gaussian", "ricker", "continuous"})
+      .default_value("gaussian")
+      .floating("amplitude", "surface current density K (A/m); each side gets E = eta K / 2").default_value(1.0)
+      .floating("frequency", "carrier (modulated_gaussian, continuous) or peak (ricker) frequency").unit("Hz")
+      .greater_than(0).optional()
+      .floating("width", "gaussian envelope width tau in exp(-((t-delay)/tau)^2)").unit("s").greater_than(0)
+      .optional()
+      .floating("delay", "time of the pulse peak").unit("s").min(0).optional()
+      .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
   return s;
 }
 

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "io/h5.hpp"
+#include "solvers/fdtd/spectra_io.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -65,6 +66,12 @@ void write_state(io::CheckpointWriter& out, Stepper& stepper) {
                       w < 2 ? "A/m" : "V/m");
     }
   }
+  // The running DFTs: float64 sums, restored exactly (spectra_io.hpp).
+  Spectra& spectra = stepper.spectra();
+  for (std::size_t i = 0; i < spectra.dfts().size(); ++i)
+    write_monitor(root.create_group("dft/" + m.dfts[i].name), "", spectra.dfts()[i], engine);
+  for (std::size_t i = 0; i < spectra.fluxes().size(); ++i)
+    write_monitor(root.create_group("flux/" + m.fluxes[i].name), "", spectra.fluxes()[i], engine);
 }
 
 void read_state(io::CheckpointReader& in, Stepper& stepper) {
@@ -103,6 +110,11 @@ void read_state(io::CheckpointReader& in, Stepper& stepper) {
       engine.upload_psi(static_cast<int>(s), w, psi);
     }
   }
+  Spectra& spectra = stepper.spectra();
+  for (std::size_t i = 0; i < spectra.dfts().size(); ++i)
+    read_monitor(root.open_group("dft/" + m.dfts[i].name), "", spectra.dfts()[i], engine);
+  for (std::size_t i = 0; i < spectra.fluxes().size(); ++i)
+    read_monitor(root.open_group("flux/" + m.fluxes[i].name), "", spectra.fluxes()[i], engine);
   stepper.set_step(in.manifest().step);
 }
 

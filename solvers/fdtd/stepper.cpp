@@ -79,6 +79,13 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
     sources_.push_back(ls);
   }
 
+  // Current sheets whose layer this rank holds.
+  for (const PlaneWaveSpec& w : model_.plane_waves) {
+    const std::int64_t local = w.layer - domain_.offset[w.axis];
+    if (local >= 0 && local < domain_.n[w.axis]) sheets_.emplace_back(local, &w);
+  }
+  spectra_ = std::make_unique<Spectra>(model_, domain_, *engine_);
+
   // Probe samples this rank holds.
   std::vector<Sample> samples;
   int column = 0;
@@ -163,11 +170,16 @@ void Stepper::step() {
 
 void Stepper::finish_step() {
   Engine& e = *engine_;
+  // A sheet is a soft current like a point source: K(t) at t = (n + 1/2) dt.
+  for (const auto& [layer, w] : sheets_)
+    e.add_sheet(w->component, w->axis, layer,
+                static_cast<float>(w->amplitude * w->waveform((double(step_) + 0.5) * model_.dt)));
   if (!sources_.empty()) e.apply_kicks(kicks_at(step_));
   for (int a : pec_axes_) e.zero_tangential_e(a);
 
   ++step_;
   if (total_columns_ > 0 && step_ % model_.probe_every == 0) sample_now();
+  if (!spectra_->empty()) spectra_->accumulate(step_, e);
 }
 
 void Stepper::sample_now() {

@@ -3,8 +3,9 @@
 //   1. E ghosts (tangential, high side) begin; H update of the cells that need no ghost;
 //      finish; H update of the boundary shell; CPML H corrections.
 //   2. H ghosts (tangential, low side) begin; E update of the interior; finish; the shell;
-//      CPML E corrections; sources at t = (n + 1/2) dt (soft) or (n + 1) dt (hard); PEC walls.
-//   3. Probes are sampled every probe_every steps.
+//      CPML E corrections; plane-wave current sheets and point sources at t = (n + 1/2) dt
+//      (soft) or (n + 1) dt (hard); PEC walls.
+//   3. Probes are sampled every probe_every steps; the running DFTs accumulate (spectra.hpp).
 // Every cell gets the same float operations in the same order on every rank, so the result is
 // independent of the decomposition, bit for bit.
 #include <cstdint>
@@ -15,6 +16,7 @@
 #include "solvers/fdtd/backend.hpp"
 #include "solvers/fdtd/ghosts.hpp"
 #include "solvers/fdtd/params.hpp"
+#include "solvers/fdtd/spectra.hpp"
 
 namespace tessera::fdtd {
 
@@ -58,6 +60,7 @@ class Stepper {
   // Whether step() runs the fused sweep (fdtd.sweep), and why or why not, for the run log.
   bool fused() const { return fused_; }
   const std::string& sweep_reason() const { return sweep_reason_; }
+  Spectra& spectra() { return *spectra_; }
 
   // Rows the engine buffers before they are copied to the host.
   static constexpr int kSampleRows = 1024;
@@ -84,6 +87,9 @@ class Stepper {
     const SourceSpec* spec = nullptr;
   };
   std::vector<LocalSource> sources_;
+  // [[fdtd.plane_wave]] sheets whose layer this rank holds: local layer, and the spec.
+  std::vector<std::pair<std::int64_t, const PlaneWaveSpec*>> sheets_;
+  std::unique_ptr<Spectra> spectra_;
   std::vector<int> sample_columns_;
   int total_columns_ = 0;
   std::vector<std::int64_t> sample_steps_;

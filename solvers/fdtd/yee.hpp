@@ -74,6 +74,12 @@ TESSERA_HD float cpml_correct(float f, float s, float kinv_m1, float d, float ps
   return f + s * (kinv_m1 * d + psi);
 }
 
+// A current sheet of surface density k (A/m) on an E node: J = k / d_axis, so E -= (cb / d_axis) k.
+TESSERA_HD float sheet_step(float e, float cb_axis, float k) { return e - cb_axis * k; }
+
+// One term of a running DFT (float64; no contraction, so both backends give the same bits).
+TESSERA_HD double dft_add(double acc, double value, double phasor) { return acc + value * phasor; }
+
 // Profiles of one slab along its axis, per local cell index along the axis: E nodes sit on the
 // cell's low face, H nodes half a cell above.
 struct CpmlCoeffs {

@@ -1,7 +1,7 @@
 """Every HDF5 file tessera writes describes itself (docs/user-guide.md, "HDF5 conventions").
 
-Runs a small deck of each solver on 2 ranks (nbody; fdtd with probes, a field volume and cpml
-faces; scan; bfs; spmv multiply with its matrix; spmv cg), each with a checkpoint at the end,
+Runs a small deck of each solver on 2 ranks (nbody; fdtd with probes, a field volume, cpml
+faces, a dft monitor and a flux plane; scan; bfs; spmv multiply with its matrix; spmv cg), each with a checkpoint at the end,
 then opens every .h5 file written with h5py and asserts
   - every dataset has a non-empty `units` attribute: a string, or for a table (a dataset
     with a `columns` attribute) an array of non-empty strings, one per column;
@@ -40,7 +40,7 @@ RUNS = {
     "fdtd": ("fdtd", "fdtd_cavity.toml",
              ["run.steps=60", "output.every=30", "diagnostics.every=20", "fdtd.cpml.thickness=2",
               "fdtd.boundary.x_low=cpml", "fdtd.boundary.x_high=cpml"],
-             ["fields_00000000.h5", "fields_00000060.h5", "probes.h5"]),
+             ["fields_00000000.h5", "fields_00000060.h5", "probes.h5", "tm110_dft.h5", "flux.h5"]),
     "scan": ("scan", "scan_float32.toml", [], ["scan.h5"]),
     "bfs": ("bfs", "bfs_kronecker.toml", ["bfs.root_count=4"], ["bfs.h5"]),
     "spmv_multiply": ("spmv", "spmv_multiply.toml", [], ["spmv.h5", "matrix.h5"]),

@@ -155,6 +155,73 @@ class CpuEngine final : public Engine {
     }
   }
 
+  void add_sheet(int component, int axis, std::int64_t layer, float k) override {
+    Box plane = domain_.local();
+    plane.lo[axis] = layer;
+    plane.hi[axis] = layer + 1;
+    const Material* table = table_.data();
+    const MaterialIndex* mat = mat_base();
+    float* __restrict e = base_[component];
+#pragma omp parallel for collapse(2) if (plane.cells() > kParallelCells)
+    for (std::int64_t z = plane.lo[2]; z < plane.hi[2]; ++z)
+      for (std::int64_t y = plane.lo[1]; y < plane.hi[1]; ++y)
+        for (std::int64_t x = plane.lo[0]; x < plane.hi[0]; ++x) {
+          const std::int64_t c = layout_.at(x, y, z);
+          const Material& m = table[uniform_ ? 0 : mat[c]];
+          e[c] = sheet_step(e[c], axis == 0 ? m.cbx : axis == 1 ? m.cby : m.cbz, k);
+        }
+  }
+
+  int add_dft(const DftRegion& r) override {
+    for (int a = 0; a < 3; ++a)
+      if (r.box.lo[a] < -1 || r.box.hi[a] > domain_.n[a] || r.box.empty())
+        throw std::logic_error("CpuEngine::add_dft: region outside the local grid");
+    dft_.push_back({r, std::vector<double>(static_cast<std::size_t>(r.elements()), 0.0)});
+    return static_cast<int>(dft_.size()) - 1;
+  }
+
+  void accumulate_dft(int id, std::span<const double> re, std::span<const double> im) override {
+    Dft& d = dft_.at(static_cast<std::size_t>(id));
+    const Box& b = d.region.box;
+    const int nf = d.region.nfreq;
+    if (static_cast<int>(re.size()) != nf || static_cast<int>(im.size()) != nf)
+      throw std::logic_error("CpuEngine::accumulate_dft: phasor count differs from the region's");
+    const std::int64_t cells = b.cells(), ex = b.extent(0), ey = b.extent(1);
+    const float* field = base_[d.region.component];
+    double* acc = d.acc.data();
+    // Rows in parallel; per row, frequencies outer and x inner: each frequency's accumulators
+    // of the row are contiguous (a frequency-inner loop strides 16 bytes x cells between
+    // stores, which for power-of-two planes lands every store in one cache set). Each
+    // accumulator still gets its one term per call, so the order of its sum is the same.
+#pragma omp parallel for collapse(2) if (cells * nf > kParallelCells)
+    for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z)
+      for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
+        const std::int64_t row = ((z - b.lo[2]) * ey + (y - b.lo[1])) * ex;
+        const float* in = field + layout_.at(b.lo[0], y, z);
+        for (int f = 0; f < nf; ++f) {
+          double* __restrict ar = acc + 2 * std::int64_t(f) * cells + row;
+          double* __restrict ai = ar + cells;
+          const double pr = re[static_cast<std::size_t>(f)], pi = im[static_cast<std::size_t>(f)];
+          for (std::int64_t x = 0; x < ex; ++x) {
+            const double v = in[x];
+            ar[x] = dft_add(ar[x], v, pr);
+            ai[x] = dft_add(ai[x], v, pi);
+          }
+        }
+      }
+  }
+
+  void download_dft(int id, std::span<double> host) override {
+    const auto& a = dft_.at(static_cast<std::size_t>(id)).acc;
+    if (host.size() != a.size()) throw std::logic_error("CpuEngine::download_dft: size mismatch");
+    std::copy(a.begin(), a.end(), host.begin());
+  }
+  void upload_dft(int id, std::span<const double> host) override {
+    auto& a = dft_.at(static_cast<std::size_t>(id)).acc;
+    if (host.size() != a.size()) throw std::logic_error("CpuEngine::upload_dft: size mismatch");
+    std::copy(host.begin(), host.end(), a.begin());
+  }
+
   void sample(int row) override {
     if (row < 0 || row >= max_rows_) throw std::logic_error("CpuEngine::sample: row outside the sample buffer");
     float* out = rows_.data() + static_cast<std::size_t>(row) * samples_.size();
@@ -278,6 +345,11 @@ class CpuEngine final : public Engine {
   std::vector<float> eps_r_;
   bool uniform_ = true;
   std::vector<SlabState> slabs_;
+  struct Dft {
+    DftRegion region;
+    std::vector<double> acc;
+  };
+  std::vector<Dft> dft_;
   std::vector<Sample> samples_;
   std::vector<float> rows_;
   int max_rows_ = 0;

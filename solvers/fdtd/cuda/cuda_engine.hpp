@@ -63,6 +63,11 @@ class CudaEngine final : public Engine {
   EnergySums energy() override;
   bool enable_fused(std::string& why) override;
   void update_fused() override;
+  void add_sheet(int component, int axis, std::int64_t layer, float k) override;
+  int add_dft(const DftRegion& region) override;
+  void accumulate_dft(int id, std::span<const double> re, std::span<const double> im) override;
+  void download_dft(int id, std::span<double> host) override;
+  void upload_dft(int id, std::span<const double> host) override;
   stream_t compute_stream() const override { return compute_.get(); }
   stream_t halo_stream() const override { return halo_.get(); }
   void halo_after_compute() override;
@@ -98,6 +103,22 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> rows_;
   int nsamples_ = 0, max_rows_ = 0;
   DeviceBuffer<double> partials_;
+  // A running DFT batches its samples: each step copies the region's field values (float32)
+  // into `samples` and keeps the step's phasors on the host; every `batch` steps (and before
+  // a download) one kernel adds the batch to the float64 accumulators, each accumulator its
+  // terms in step order: the bits of a per-step accumulation, for 1/kDftBatch of the
+  // accumulator traffic (16 bytes x frequencies per node and step would otherwise dominate).
+  struct Dft {
+    DftRegion region;
+    DeviceBuffer<double> acc;      // frequency-major (backend.hpp)
+    DeviceBuffer<float> samples;   // kDftBatch x cells, step-major
+    DeviceBuffer<double> phasors;  // kDftBatch x nfreq x 2 (re, im), step-major
+    std::vector<double> host_phasors;
+    int batch = 1;  // steps per accumulation (kDftBatch, fewer for a large region)
+    int pending = 0;
+  };
+  void flush_dft(Dft& d);
+  std::vector<Dft> dft_;
   Stream compute_;
   Stream halo_{StreamPriority::high};  // packs and unpacks go ahead of queued bulk blocks
   cudaEvent_t ready_ = nullptr;

@@ -4,12 +4,15 @@
 // the serial reference (no MPI, periodic axes wrapped by copying).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
 
 #include "comm/cart.hpp"
 #include "comm/collectives.hpp"
 #include "comm/transport.hpp"
+#include "solvers/fdtd/flux.hpp"
 #include "tests/solvers/fdtd/fdtd_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
 
@@ -173,6 +176,161 @@ TEST(FdtdDecomposition, EveryRankGridMatchesTheSerialRunBitwise) {
     const auto e_ref = serial->local_energy();
     EXPECT_NEAR(total, e_ref.electric + e_ref.magnetic, 1e-9 * std::abs(e_ref.electric + e_ref.magnetic));
   }
+}
+
+namespace {
+
+// random_model plus running DFTs: a box of all six components and a plane, sampled every step
+// and every 3rd; flux planes normal to each axis, one on the periodic wrap (x = 0: its H below
+// is the wrapped layer), one on a layer that rank boundaries cut for some grids; and a current
+// sheet normal to the periodic x.
+Model spectral_model(std::uint64_t seed) {
+  Model m = random_model(seed);
+  std::mt19937_64 rng = tessera::test::rng(seed + 1);
+  std::uniform_real_distribution<double> u(1e10, 9e10);
+  const auto spectrum = [&](int n, int every) {
+    Spectrum s;
+    s.every = every;
+    for (int i = 0; i < n; ++i) s.frequencies.push_back(u(rng));
+    return s;
+  };
+  DftSpec box;
+  box.name = "box";
+  box.components = {kEx, kEy, kEz, kHx, kHy, kHz};
+  box.region = {{2, 1, 2}, {11, 10, 8}};
+  box.spectrum = spectrum(5, 1);
+  m.dfts.push_back(box);
+  DftSpec plane = box;
+  plane.name = "plane";
+  plane.components = {kHz, kEy};
+  plane.region = {{0, 0, 4}, {13, 11, 5}};
+  plane.spectrum = spectrum(3, 3);
+  m.dfts.push_back(plane);
+  const auto flux = [&](int axis, std::int64_t layer, Box region, int every) {
+    FluxSpec f;
+    f.name = "f" + std::to_string(m.fluxes.size());
+    f.axis = axis;
+    f.layer = layer;
+    region.lo[axis] = layer;
+    region.hi[axis] = layer + 1;
+    f.region = region;
+    f.spectrum = spectrum(4, every);
+    f.weight = axis == 1 ? -1 : 1;
+    m.fluxes.push_back(f);
+  };
+  flux(0, 0, {{0, 0, 0}, {13, 11, 9}}, 1);
+  flux(0, 6, {{0, 2, 1}, {13, 9, 8}}, 2);
+  flux(1, 5, {{1, 0, 0}, {12, 11, 9}}, 1);
+  flux(2, 4, {{0, 0, 0}, {13, 11, 9}}, 1);
+  PlaneWaveSpec w;
+  w.axis = 0;
+  w.layer = 4;
+  w.component = kEz;
+  w.waveform = m.sources.front().waveform;
+  w.amplitude = 0.3;
+  m.plane_waves.push_back(w);
+  return m;
+}
+
+bool same_bits(double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0; }
+
+// This rank's accumulators of `mine` against the serial ones at the same global nodes.
+std::int64_t differing(const DftBlock& mine, const DftBlock& ref, std::size_t nf, Engine& me, Engine& serial,
+                       std::int64_t& checked) {
+  const auto a = Spectra::download(mine, nf, me), b = Spectra::download(ref, nf, serial);
+  const Box& mb = mine.global;
+  const Box& gb = ref.global;
+  std::int64_t wrong = 0;
+  for (std::size_t d = 0; d < 2 * nf; ++d)
+    for (std::int64_t k = mb.lo[2]; k < mb.hi[2]; ++k)
+      for (std::int64_t j = mb.lo[1]; j < mb.hi[1]; ++j)
+        for (std::int64_t i = mb.lo[0]; i < mb.hi[0]; ++i) {
+          const auto at = [&](const Box& b2, std::int64_t row) {
+            return static_cast<std::size_t>(
+                ((row * b2.extent(2) + (k - b2.lo[2])) * b2.extent(1) + (j - b2.lo[1])) * b2.extent(0) + (i - b2.lo[0]));
+          };
+          const auto r = static_cast<std::int64_t>(d);
+          wrong += !same_bits(a[at(mb, r)], b[at(gb, r)]);
+          ++checked;
+        }
+  return wrong;
+}
+
+}  // namespace
+
+// The running DFTs and the flux spectra of P ranks equal the serial run's bit for bit: each
+// node's sum is its own, the H below a flux plane comes from the ghost layer with the values
+// its owner has, and the flux is an exact sum.
+TEST(FdtdDecomposition, SpectraMatchTheSerialRunBitwise) {
+  auto& ctx = context();
+  const Model m = spectral_model(11);
+  auto serial = make_serial_stepper(m);
+  serial->engine().fill_random(kFieldSeed);
+  for (int n = 0; n < kSteps; ++n) serial->step();
+  auto transport = comm::make_transport(ctx, Backend::cpu, "auto").transport;
+  std::vector<std::vector<double>> ref_flux;
+  for (std::size_t i = 0; i < m.fluxes.size(); ++i)
+    ref_flux.push_back(flux_spectrum(nullptr, m, i, serial->spectra().fluxes()[i], serial->engine(), nullptr));
+
+  for (const auto& dims : rank_grids(ctx.size())) {
+    SCOPED_TRACE(fmt::format("rank grid {}x{}x{}", dims[0], dims[1], dims[2]));
+    comm::CartDecomposition decomp(ctx, m.cells, dims, {true, false, false});
+    const LocalDomain d = local_domain(decomp);
+    Stepper s(m, d, make_cpu_engine(d, h_coefficients(m)), make_halo_ghosts(decomp, *transport, make_layout(d.n)));
+    s.engine().fill_random(kFieldSeed);
+    for (int n = 0; n < kSteps; ++n) s.step();
+
+    std::int64_t wrong = 0, checked = 0, expected = 0;
+    const auto compare = [&](const std::vector<DftMonitor>& mine, const std::vector<DftMonitor>& ref) {
+      for (std::size_t i = 0; i < mine.size(); ++i) {
+        const std::size_t nf = mine[i].spectrum->frequencies.size();
+        for (std::size_t b = 0; b < mine[i].blocks.size(); ++b) {
+          wrong += differing(mine[i].blocks[b], ref[i].blocks[b], nf, s.engine(), serial->engine(), checked);
+          expected += ref[i].blocks[b].elements(nf);
+        }
+      }
+    };
+    compare(s.spectra().dfts(), serial->spectra().dfts());
+    compare(s.spectra().fluxes(), serial->spectra().fluxes());
+    EXPECT_EQ(wrong, 0) << "of " << checked << " accumulators";
+    // The ranks' blocks cover every monitor node once (a flux plane's H below it too).
+    EXPECT_EQ(comm::allreduce(ctx, checked, comm::Op::sum), expected);
+
+    for (std::size_t i = 0; i < m.fluxes.size(); ++i) {
+      const auto flux = flux_spectrum(&ctx, m, i, s.spectra().fluxes()[i], s.engine(), nullptr);
+      ASSERT_EQ(flux.size(), ref_flux[i].size());
+      for (std::size_t f = 0; f < flux.size(); ++f) {
+        EXPECT_TRUE(same_bits(flux[f], ref_flux[i][f])) << "plane " << i << " frequency " << f << ": " << flux[f]
+                                                        << " vs " << ref_flux[i][f];
+        EXPECT_NE(flux[f], 0.0);
+      }
+    }
+  }
+}
+
+// The exact sum does not depend on the order of its terms (a plain sum of these does).
+TEST(FdtdDecomposition, ExactSumIsOrderIndependent) {
+  std::mt19937_64 rng = tessera::test::rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> terms(100000);
+  for (double& t : terms) t = u(rng) * std::pow(10.0, 8 * u(rng));
+  double top = 0;
+  for (double t : terms) top = std::max(top, std::abs(t));
+  const auto exact = [&](const std::vector<double>& v) {
+    std::vector<ExactSum> s{ExactSum(top)};
+    for (double t : v) s[0].add(t);
+    return ExactSum::allreduce(nullptr, s)[0];
+  };
+  std::vector<double> shuffled = terms;
+  std::shuffle(shuffled.begin(), shuffled.end(), rng);
+  double plain_a = 0, plain_b = 0;
+  for (double t : terms) plain_a += t;
+  for (double t : shuffled) plain_b += t;
+  EXPECT_NE(plain_a, plain_b);  // the order matters to a plain sum of these terms
+  EXPECT_TRUE(same_bits(exact(terms), exact(shuffled)));
+  long double wide = 0;
+  for (double t : terms) wide += t;
+  EXPECT_NEAR(exact(terms), double(wide), 1e-12 * std::abs(double(wide)) + 1e-3);
 }
 
 // The comparison above can fail: a different seed for the initial fields gives other bits.

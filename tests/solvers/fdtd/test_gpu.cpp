@@ -4,7 +4,10 @@
 //    the serial cpu run within the stated tolerance (expected: bit for bit, since both
 //    backends evaluate yee.hpp without FMA contraction in the same order);
 //  - the seed's launch variants and the generic kernel give the own kernels' bits;
-//  - host round trips of fields and psi arrays (what checkpoints use) are exact.
+//  - host round trips of fields and psi arrays (what checkpoints use) are exact;
+//  - the running DFTs (a box, a plane of 150 frequencies: two launches of the kernel), flux
+//    planes and a plane-wave sheet: accumulators and flux spectra equal the cpu run's within
+//    the tolerance (expected: bit for bit, float64 sums without contraction on both).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -16,6 +19,7 @@
 #include "comm/transport.hpp"
 #include "core/error.hpp"
 #include "solvers/fdtd/cuda/seed_variants.hpp"
+#include "solvers/fdtd/flux.hpp"
 #include "tests/solvers/fdtd/fdtd_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
 
@@ -165,6 +169,94 @@ TEST_P(FdtdGpu, DecomposedCudaRunMatchesSerialCpu) {
       EXPECT_LE(std::abs(a - b), kTolerance * (std::abs(b) + 1e-30f)) << "probe column " << cols[c];
     }
   EXPECT_NEAR(got.energy, ref.energy, 1e-9 * ref.energy);
+}
+
+TEST(FdtdGpuSpectra, DftAccumulatorsAndFluxMatchSerialCpu) {
+  TESSERA_REQUIRE_GPU();
+  auto& ctx = context();
+  Model m = random_model(6);
+  std::mt19937_64 rng = tessera::test::rng(8);
+  std::uniform_real_distribution<double> u(1e9, 2e11);
+  const auto spectrum = [&](int n, int every) {
+    Spectrum sp;
+    sp.every = every;
+    for (int i = 0; i < n; ++i) sp.frequencies.push_back(u(rng));
+    return sp;
+  };
+  DftSpec box{"box", {kEx, kEy, kEz, kHx, kHy, kHz}, {{5, 3, 2}, {60, 40, 30}}, spectrum(7, 1)};
+  DftSpec plane{"plane", {kEz, kHy}, {{0, 0, 20}, {70, 45, 21}}, spectrum(150, 2)};
+  m.dfts = {box, plane};
+  for (int a = 0; a < 3; ++a) {
+    FluxSpec f;
+    f.name = "f" + std::to_string(a);
+    f.axis = a;
+    f.layer = m.cells[a] / 2;
+    f.region = {{2, 2, 2}, {m.cells[0] - 2, m.cells[1] - 2, m.cells[2] - 2}};
+    f.region.lo[a] = f.layer;
+    f.region.hi[a] = f.layer + 1;
+    f.spectrum = spectrum(9, 1);
+    m.fluxes.push_back(f);
+  }
+  PlaneWaveSpec w;
+  w.axis = 1;  // normal to the periodic y
+  w.layer = 11;
+  w.component = kEz;
+  w.waveform = m.sources.front().waveform;
+  w.amplitude = 0.2;
+  m.plane_waves.push_back(w);
+
+  auto serial = make_serial_stepper(m);
+  serial->engine().fill_random(99);
+  for (int n = 0; n < kSteps; ++n) serial->step();
+  auto transport = comm::make_transport(ctx, Backend::cuda, "staged").transport;
+  comm::CartDecomposition decomp(ctx, m.cells, {0, 0, 0}, {false, true, false});
+  const LocalDomain d = local_domain(decomp);
+  auto engine = make_cuda_engine(d, h_coefficients(m));
+  auto ghosts = make_halo_ghosts(decomp, *transport, engine->layout());
+  Stepper s(m, d, std::move(engine), std::move(ghosts));
+  s.engine().fill_random(99);
+  for (int n = 0; n < kSteps; ++n) s.step();
+
+  std::int64_t values = 0, not_identical = 0, too_far = 0;
+  const auto compare = [&](const std::vector<DftMonitor>& mine, const std::vector<DftMonitor>& ref) {
+    for (std::size_t i = 0; i < mine.size(); ++i) {
+      const std::size_t nf = mine[i].spectrum->frequencies.size();
+      for (std::size_t b = 0; b < mine[i].blocks.size(); ++b) {
+        const DftBlock& mb = mine[i].blocks[b];
+        const DftBlock& gb = ref[i].blocks[b];
+        const auto a = Spectra::download(mb, nf, s.engine()), r = Spectra::download(gb, nf, serial->engine());
+        double scale = 0;
+        for (double v : r) scale = std::max(scale, std::abs(v));
+        for (std::size_t row = 0; row < 2 * nf; ++row)
+          for (std::int64_t k = mb.global.lo[2]; k < mb.global.hi[2]; ++k)
+            for (std::int64_t j = mb.global.lo[1]; j < mb.global.hi[1]; ++j)
+              for (std::int64_t i2 = mb.global.lo[0]; i2 < mb.global.hi[0]; ++i2) {
+                const auto at = [&](const Box& bx) {
+                  return static_cast<std::size_t>(
+                      ((std::int64_t(row) * bx.extent(2) + (k - bx.lo[2])) * bx.extent(1) + (j - bx.lo[1])) *
+                          bx.extent(0) +
+                      (i2 - bx.lo[0]));
+                };
+                const double x = a[at(mb.global)], y = r[at(gb.global)];
+                not_identical += std::memcmp(&x, &y, sizeof x) != 0;
+                too_far += std::abs(x - y) > kTolerance * scale;
+                ++values;
+              }
+      }
+    }
+  };
+  compare(s.spectra().dfts(), serial->spectra().dfts());
+  compare(s.spectra().fluxes(), serial->spectra().fluxes());
+  EXPECT_GT(comm::allreduce(ctx, values, comm::Op::sum), 0);
+  EXPECT_EQ(too_far, 0) << "of " << values << " accumulators";
+  std::printf("rank %d: %lld of %lld DFT accumulators not bit-identical to the cpu run\n", ctx.rank(),
+              static_cast<long long>(not_identical), static_cast<long long>(values));
+  for (std::size_t i = 0; i < m.fluxes.size(); ++i) {
+    const auto got = flux_spectrum(&ctx, m, i, s.spectra().fluxes()[i], s.engine(), nullptr);
+    const auto ref = flux_spectrum(nullptr, m, i, serial->spectra().fluxes()[i], serial->engine(), nullptr);
+    for (std::size_t f = 0; f < got.size(); ++f)
+      EXPECT_NEAR(got[f], ref[f], kTolerance * std::abs(ref[f])) << "plane " << i << " frequency " << f;
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Transports, FdtdGpu, ::testing::Values("staged", "nccl", "mpi"),

@@ -342,3 +342,78 @@ TEST(FdtdModel, XdmfNamesAGridPerComponent) {
   EXPECT_HAS(c, "fields_00000010.h5:/H</DataItem>");
   EXPECT_HAS(c, "<Attribute Name=\"time_h\"");
 }
+
+// Spectral monitors and plane waves: frequencies from a list or a range, the region's cells, a
+// flux plane on its E-node layer (wrapped on a periodic axis), a sheet's layer; and the
+// refusals with the key's line (Nyquist names the largest `every` that would do).
+TEST(FdtdModel, SpectraAndPlaneWaves) {
+  const std::string head = "[fdtd]\ncells = [20, 10, 8]\n[fdtd.boundary]\n"
+                           "z_low = \"periodic\"\nz_high = \"periodic\"\n";
+  const Model m = load(head + R"(
+[[fdtd.dft]]
+name = "d"
+components = "Ez Hy"
+min = [2.2e-3, 0, 3e-3]
+max = [7.5e-3, 10e-3, 3e-3]
+fmin = 1e10
+fmax = 3e10
+nfreq = 5
+every = 3
+[[fdtd.flux]]
+name = "f"
+min = [0, 0, 8e-3]
+max = [20e-3, 10e-3, 8e-3]
+frequencies = [2e10, 4e10]
+weight = -1
+[[fdtd.flux]]
+name = "g"
+min = [12.4e-3, 1e-3, 1e-3]
+max = [12.4e-3, 9e-3, 7e-3]
+frequencies = [1e10]
+[[fdtd.plane_wave]]
+axis = "x"
+position = 4.6e-3
+component = "Ey"
+waveform = "ricker"
+frequency = 2e10
+amplitude = 3
+)");
+  ASSERT_EQ(m.dfts.size(), 1u);
+  EXPECT_EQ(m.dfts[0].components, (std::vector<int>{kEz, kHy}));
+  EXPECT_EQ(m.dfts[0].region, (Box{{2, 0, 3}, {8, 10, 4}}));
+  EXPECT_EQ(m.dfts[0].spectrum.every, 3);
+  EXPECT_EQ(m.dfts[0].spectrum.frequencies, (std::vector<double>{1e10, 1.5e10, 2e10, 2.5e10, 3e10}));
+  ASSERT_EQ(m.fluxes.size(), 2u);
+  EXPECT_EQ(m.fluxes[0].axis, 2);
+  EXPECT_EQ(m.fluxes[0].layer, 0);  // z = 8 mm of a periodic 8-cell axis: the wrap
+  EXPECT_EQ(m.fluxes[0].region, (Box{{0, 0, 0}, {20, 10, 1}}));
+  EXPECT_EQ(m.fluxes[0].weight, -1);
+  EXPECT_EQ(m.fluxes[1].axis, 0);
+  EXPECT_EQ(m.fluxes[1].layer, 12);  // nearest E-node layer to 12.4 mm
+  EXPECT_EQ(m.fluxes[1].region, (Box{{12, 1, 1}, {13, 9, 7}}));
+  ASSERT_EQ(m.plane_waves.size(), 1u);
+  EXPECT_EQ(m.plane_waves[0].axis, 0);
+  EXPECT_EQ(m.plane_waves[0].layer, 5);
+  EXPECT_EQ(m.plane_waves[0].component, kEy);
+  EXPECT_EQ(m.plane_waves[0].amplitude, 3);
+
+  // dt = 0.99 / (c sqrt(3)) mm = 1.90658e-12 s: Nyquist 2.6e11 Hz every step, 8.7e10 every 3.
+  EXPECT_HAS(error_of(head + "[[fdtd.dft]]\nname = \"d\"\nfrequencies = [1e10, 9e10]\nevery = 3\n"),
+             "test.toml:8: fdtd.dft[0] asks for 9e+10 Hz, above the Nyquist limit 8.74");
+  EXPECT_HAS(error_of(head + "[[fdtd.dft]]\nname = \"d\"\nfrequencies = [1e10, 9e10]\nevery = 3\n"), "at most 2 for");
+  EXPECT_HAS(error_of(head + "[[fdtd.dft]]\nname = \"d\"\nfmin = 1e9\nfmax = 2e9\n"),
+             "test.toml:6: fdtd.dft[0] gives a frequency range and needs 'fmin', 'fmax' and 'nfreq' (missing 'nfreq')");
+  EXPECT_HAS(error_of(head + "[[fdtd.dft]]\nname = \"d\"\nfrequencies = [1e9]\nmin = [0, 0, 0]\nmax = [1e-3, 1e-3, 9e-3]\n"),
+             "test.toml:10: fdtd.dft[0].max 0.009 m along z lies outside the domain 0 .. 0.008 m");
+  EXPECT_HAS(error_of(head + "[[fdtd.dft]]\nname = \"a b\"\nfrequencies = [1e9]\n"), "must be non-empty without spaces");
+  EXPECT_HAS(error_of(head + "[[fdtd.flux]]\nname = \"f\"\nmin = [0, 0, 0]\nmax = [20e-3, 10e-3, 4e-3]\n"
+                             "frequencies = [1e9]\n"),
+             "must be a plane: min and max equal along exactly one axis (its normal), they are equal along 0 axes");
+  EXPECT_HAS(error_of(head + "[[fdtd.flux]]\nname = \"f\"\nmin = [0.2e-3, 0, 0]\nmax = [0.2e-3, 10e-3, 8e-3]\n"
+                             "frequencies = [1e9]\n"),
+             "lies on the low wall of the domain along x");
+  EXPECT_HAS(error_of(head + "[[fdtd.plane_wave]]\nposition = 3e-3\ncomponent = \"Ez\"\nfrequency = 1e9\n"),
+             "test.toml:8: fdtd.plane_wave[0].component Ez is normal to the sheet (axis z)");
+  EXPECT_HAS(error_of(head + "[[fdtd.plane_wave]]\naxis = \"x\"\ncomponent = \"Ey\"\nposition = 20e-3\nfrequency = 1e9\n"),
+             "lies on a wall along x");
+}
