@@ -19,6 +19,7 @@
 #include "core/backend.hpp"
 #include "core/stream.hpp"
 #include "solvers/fdtd/cpml.hpp"
+#include "solvers/fdtd/dispersion.hpp"
 #include "solvers/fdtd/grid.hpp"
 #include "solvers/fdtd/materials.hpp"
 #include "solvers/fdtd/yee.hpp"
@@ -100,6 +101,16 @@ class Engine {
   // A uniform current sheet: E_component -= (cb / d_axis)(material of the node) * k on every node
   // of the local layer `layer` along `axis` (k = K(t), a surface current density in A/m).
   virtual void add_sheet(int component, int axis, std::int64_t layer, float k) = 0;
+
+  // ---- dispersive materials (dispersion.hpp) ----
+  // Allocates zeroed J (and P, in the slots setup.lorentz marks) arrays over setup.box; from
+  // then on update_e advances them in the cells whose material has poles. After set_materials
+  // (the table is indexed like the material table, or has one entry for a uniform rank).
+  virtual void set_dispersion(const DispersionSetup& setup) = 0;
+  // J (which 0, A/m^2) or P (which 1, C/m^2) of pole slot `slot`, E component `comp`, dense over
+  // setup.box (x fastest).
+  virtual void download_polarisation(int slot, int which, int comp, std::span<float> host) = 0;
+  virtual void upload_polarisation(int slot, int which, int comp, std::span<const float> host) = 0;
 
   // ---- running DFTs (solvers/fdtd/spectra.hpp) ----
   // Allocates zeroed accumulators; returns the region's id (0, 1, ... in call order).

@@ -10,6 +10,7 @@
 #include "core/deck/suggest.hpp"
 #include "core/error.hpp"
 #include "solvers/fdtd/constants.hpp"
+#include "solvers/fdtd/dispersion.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -90,10 +91,69 @@ int material_index(const Model& m, const std::string& name, const std::string& w
                                fmt::join(names, ", "), deck::did_you_mean(name, names)));
 }
 
+// The pole arrays of one [[fdtd.material]] (Hz in the deck, rad/s in the model), and the
+// stability of its update (dispersion.hpp). With J at half steps driven by E(n), a lossless
+// material's modes satisfy W^2 eps(W) = c0^2 K^2 with W = (2/dt) sin(w dt/2) and
+// eps(W) = eps_inf + sum w_p^2 / (w_0^2 - W^2); the largest K^2 of the grid is 4 S^2 / (c0 dt)^2
+// (S = courant). All modes are stable (W^2 real and <= 4/dt^2) iff every w_0 dt < 2 and at
+// W^2 = 4/dt^2 the left side still exceeds that largest K^2 (it rises with W^2 above the
+// poles):
+//     eps_inf - sum_p (w_p dt)^2 / (4 - (w_0 dt)^2) > S^2.
+// Damping and conductivity only take energy out, so the lossless bound is the one checked.
+void read_poles(const deck::Config& e, const Model& m, MaterialSpec& spec) {
+  const auto array = [&](const char* key) -> std::vector<double> {
+    if (!e.has(key)) return {};
+    const auto& a = e.get_double_array(key);
+    return {a.begin(), a.end()};
+  };
+  const auto drude_f = array("drude_frequency"), drude_g = array("drude_damping");
+  const auto lor_de = array("lorentz_delta_eps"), lor_f = array("lorentz_frequency"), lor_g = array("lorentz_damping");
+  if (drude_g.size() != drude_f.size() && !drude_g.empty())
+    throw InputError(fmt::format("{}: {}.drude_damping has {} values, drude_frequency {}: one per pole (or leave "
+                                 "drude_damping out for lossless poles)",
+                                 e.where("drude_damping"), e.name(), drude_g.size(), drude_f.size()));
+  if (lor_f.size() != lor_de.size() || (!lor_g.empty() && lor_g.size() != lor_de.size()))
+    throw InputError(fmt::format("{}: {}.lorentz_delta_eps, lorentz_frequency and lorentz_damping have {}, {} and {} "
+                                 "values: one per pole (lorentz_damping may be left out)",
+                                 e.where(e.has("lorentz_frequency") ? "lorentz_frequency" : "lorentz_delta_eps"),
+                                 e.name(), lor_de.size(), lor_f.size(), lor_g.size()));
+  const double two_pi = 2 * 3.14159265358979323846;
+  for (std::size_t p = 0; p < drude_f.size(); ++p)
+    spec.poles.push_back({std::pow(two_pi * drude_f[p], 2), 0.0, drude_g.empty() ? 0.0 : two_pi * drude_g[p]});
+  for (std::size_t p = 0; p < lor_f.size(); ++p) {
+    const double w0 = two_pi * lor_f[p];
+    spec.poles.push_back({lor_de[p] * w0 * w0, w0, lor_g.empty() ? 0.0 : two_pi * lor_g[p]});
+  }
+  if (spec.poles.empty()) return;
+  const std::string key = !drude_f.empty() ? "drude_frequency" : "lorentz_frequency";
+  if (spec.poles.size() > static_cast<std::size_t>(kMaxPoles))
+    throw InputError(fmt::format("{}: {} has {} poles; at most {} per material", e.where(key), e.name(),
+                                 spec.poles.size(), kMaxPoles));
+  const double dt = m.dt, s = m.dt / courant_limit(m.cell_size);
+  double margin = spec.eps_r;
+  for (std::size_t p = 0; p < spec.poles.size(); ++p) {
+    const PoleSpec& pole = spec.poles[p];
+    const bool lorentz = p >= drude_f.size();
+    if (lorentz && pole.omega0 * dt >= 2)
+      throw InputError(fmt::format("{}: {}.lorentz_frequency = {:g} Hz is unstable with dt = {:.6g} s: the pole needs "
+                                   "2 pi f dt < 2, i.e. f < {:.6g} Hz (use a smaller dt or cells)",
+                                   e.where("lorentz_frequency"), e.name(), pole.omega0 / two_pi, dt,
+                                   1 / (3.14159265358979323846 * dt)));
+    margin -= pole.omega_p2 * dt * dt / (4 - pole.omega0 * pole.omega0 * dt * dt);
+  }
+  if (margin <= s * s)
+    throw InputError(fmt::format(
+        "{}: the poles of {} are unstable with dt = {:.6g} s (courant {:.4g}): the update needs eps_r - sum (w_p "
+        "dt)^2 / (4 - (w_0 dt)^2) > courant^2, here {:.6g} <= {:.6g} (w_p: 2 pi drude_frequency, or w_0 sqrt(delta_eps) "
+        "for a Lorentz pole); lower fdtd.courant or the cell size, or raise eps_r",
+        e.where(key), e.name(), dt, s, margin, s * s));
+}
+
 void read_materials(const deck::Config& d, Model& m) {
-  m.materials = {{"vacuum", 1.0, 0.0, false}, {"pec", 1.0, 0.0, true}};
+  m.materials = {{"vacuum", 1.0, 0.0, false, {}}, {"pec", 1.0, 0.0, true, {}}};
   for (const deck::Config& e : d.get_table_array("fdtd.material")) {
-    MaterialSpec spec{e.get_string("name"), e.get_double("eps_r"), e.get_double("sigma"), false};
+    MaterialSpec spec{e.get_string("name"), e.get_double("eps_r"), e.get_double("sigma"), false, {}};
+    read_poles(e, m, spec);
     for (const auto& known : m.materials)
       if (known.name == spec.name)
         throw InputError(fmt::format("{}: {}.name = \"{}\" is {}", e.where("name"), e.name(), spec.name,

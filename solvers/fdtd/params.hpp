@@ -24,11 +24,21 @@ struct CpmlParams {
   double alpha_max = 0;  // S/m
 };
 
+// A Drude or Lorentz pole (dispersion.hpp), angular: eps(w) gains w_p2 / (w_0^2 - w^2 - i gamma w).
+// Drude: w_p2 = (2 pi f_p)^2, w_0 = 0; Lorentz: w_p2 = delta_eps w_0^2.
+struct PoleSpec {
+  double omega_p2 = 0;  // rad^2/s^2
+  double omega0 = 0;    // rad/s
+  double gamma = 0;     // rad/s
+};
+
 struct MaterialSpec {
   std::string name;
-  double eps_r = 1;
+  double eps_r = 1;  // eps_inf of a dispersive material
   double sigma = 0;  // S/m
   bool pec = false;
+  std::vector<PoleSpec> poles;  // Drude poles first, then Lorentz, in deck order
+  bool dispersive() const { return !poles.empty(); }
 };
 
 enum class ShapeKind { box, sphere, cylinder };

@@ -35,10 +35,21 @@ deck::Schema schema() {
       .min(0).default_value(0.0);
   s.table("fdtd.probes", "point probes, written to probes.h5")
       .integer("every", "sample the probes every this many steps").min(1).default_value(1);
-  s.array_table("fdtd.material", "a material: relative permittivity and conductivity")
+  s.array_table("fdtd.material", "a material: relative permittivity, conductivity and optional Drude and Lorentz poles")
       .string("name", "name used by [fdtd] background and [[fdtd.geometry]] (vacuum and pec are built in)")
       .floating("eps_r", "relative permittivity").greater_than(0).default_value(1.0)
-      .floating("sigma", "electric conductivity").unit("S/m").min(0).default_value(0.0);
+      .floating("sigma", "electric conductivity").unit("S/m").min(0).default_value(0.0)
+      // Poles (docs/fdtd.md, "Dispersive materials"): eps(f) = eps_r - sum fp^2 / (f^2 + i f gamma)
+      // + sum delta_eps f0^2 / (f0^2 - f^2 - i f gamma), all frequencies ordinary (Hz).
+      .float_array("drude_frequency", "Drude poles: plasma frequency f_p of each (eps_r is eps_inf)").unit("Hz")
+      .greater_than(0).optional()
+      .float_array("drude_damping", "Drude poles: collision frequency gamma of each (angular gamma / 2 pi; "
+                   "default 0)").unit("Hz").min(0).optional()
+      .float_array("lorentz_delta_eps", "Lorentz poles: permittivity step delta_eps of each").greater_than(0).optional()
+      .float_array("lorentz_frequency", "Lorentz poles: resonance frequency f_0 of each").unit("Hz").greater_than(0)
+      .optional()
+      .float_array("lorentz_damping", "Lorentz poles: damping gamma of each (angular gamma / 2 pi; default 0)")
+      .unit("Hz").min(0).optional();
   s.array_table("fdtd.geometry", "a shape filled with a material; later shapes overwrite earlier ones")
       .choice("shape", "shape of the object", {"box", "sphere", "cylinder"})
       .string("material", "material name")

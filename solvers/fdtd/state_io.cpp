@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include "io/h5.hpp"
+#include "solvers/fdtd/dispersion.hpp"
 #include "solvers/fdtd/spectra_io.hpp"
 
 namespace tessera::fdtd {
@@ -22,6 +23,37 @@ io::Box3 slab_box(const CpmlSlab& s, const LocalDomain& d) {
     b.size[a] = s.local.extent(a);
   }
   return b;
+}
+
+// This rank's part of the J / P arrays in the global dispersive bounds (the dataset's shape,
+// independent of the decomposition).
+io::Box3 dispersion_box3(const Model& m, const Box& local, const LocalDomain& d) {
+  const Box global = dispersive_bounds(m);
+  io::Box3 b;
+  for (int a = 0; a < 3; ++a) b.global[a] = global.extent(a);
+  if (local.empty()) return b;
+  for (int a = 0; a < 3; ++a) {
+    b.offset[a] = local.lo[a] + d.offset[a] - global.lo[a];
+    b.size[a] = local.extent(a);
+  }
+  return b;
+}
+
+// The polarisation arrays in use: (slot, which) pairs, which 0 for J, 1 for P.
+std::vector<std::pair<int, int>> polarisation_arrays(const Model& m) {
+  std::vector<std::pair<int, int>> out;
+  if (dispersive_bounds(m).empty()) return out;
+  std::array<bool, kMaxPoles> lorentz{};
+  const int slots = pole_slots(m, lorentz);
+  for (int s = 0; s < slots; ++s) {
+    out.emplace_back(s, 0);
+    if (lorentz[static_cast<std::size_t>(s)]) out.emplace_back(s, 1);
+  }
+  return out;
+}
+
+std::string polarisation_name(int slot, int which, int comp) {
+  return fmt::format("{}{}_{}", which == 0 ? "J" : "P", slot, kComponentName[comp]);
 }
 
 std::vector<std::int64_t> faces_code(const Model& m) {
@@ -66,6 +98,20 @@ void write_state(io::CheckpointWriter& out, Stepper& stepper) {
                       w < 2 ? "A/m" : "V/m");
     }
   }
+  // Dispersive materials: each pole slot's J (and P) per E component, over the global bounds.
+  const auto pol = polarisation_arrays(m);
+  if (!pol.empty()) {
+    const io::Group g = root.create_group("dispersion");
+    const io::Box3 box = dispersion_box3(m, stepper.dispersion_box(), d);
+    std::vector<float> host(static_cast<std::size_t>(box.volume()));
+    for (const auto& [slot, which] : pol)
+      for (int c = 0; c < 3; ++c) {
+        engine.download_polarisation(slot, which, c, host);
+        io::write_units(io::write_3d_checked<float>(g, polarisation_name(slot, which, c), host, box,
+                                                    io::Strided3::dense(box.size)),
+                        which == 0 ? "A/m^2" : "C/m^2");
+      }
+  }
   // The running DFTs: float64 sums, restored exactly (spectra_io.hpp).
   Spectra& spectra = stepper.spectra();
   for (std::size_t i = 0; i < spectra.dfts().size(); ++i)
@@ -109,6 +155,17 @@ void read_state(io::CheckpointReader& in, Stepper& stepper) {
                                  io::Strided3::dense(box.size));
       engine.upload_psi(static_cast<int>(s), w, psi);
     }
+  }
+  const auto pol = polarisation_arrays(m);
+  if (!pol.empty()) {
+    const io::Box3 box = dispersion_box3(m, stepper.dispersion_box(), d);
+    std::vector<float> host(static_cast<std::size_t>(box.volume()));
+    for (const auto& [slot, which] : pol)
+      for (int c = 0; c < 3; ++c) {
+        io::read_3d_checked<float>(root, "dispersion/" + polarisation_name(slot, which, c), host, box,
+                                   io::Strided3::dense(box.size));
+        engine.upload_polarisation(slot, which, c, host);
+      }
   }
   Spectra& spectra = stepper.spectra();
   for (std::size_t i = 0; i < spectra.dfts().size(); ++i)

@@ -54,6 +54,11 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   } else {
     engine_->set_materials(index, table, false);
   }
+  // Dispersive materials: J (and P) arrays over the rank's part of the dispersive bounds.
+  const DispersionSetup disp =
+      dispersion_setup(model_, domain_, uniform ? int(index[static_cast<std::size_t>(layout.at(0, 0, 0))]) : -1);
+  dispersion_box_ = disp.box;
+  engine_->set_dispersion(disp);
 
   slabs_ = cpml_slabs(model_, domain_);
   engine_->set_cpml(slabs_);
@@ -117,7 +122,10 @@ void Stepper::choose_sweep() {
     wraps = wraps || model_.periodic(a);
     neighbour = neighbour || domain_.neighbour[a][0] || domain_.neighbour[a][1];
   }
-  if (!slabs_.empty())
+  if (!dispersion_box_.empty())
+    why = "dispersive materials update J between the H and E updates (their currents J(n+1/2) need H(n+1/2) "
+          "done and E(n) intact), which the fused sweep does not do";
+  else if (!slabs_.empty())
     why = "CPML slabs correct H between the H and E updates";
   else if (wraps)
     why = "a periodic axis wraps the ghost layers between the H and E updates";

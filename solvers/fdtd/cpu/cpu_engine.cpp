@@ -109,8 +109,40 @@ class CpuEngine final : public Engine {
     }
   }
 
+  void set_dispersion(const DispersionSetup& setup) override {
+    disp_ = DispersionView{};
+    disp_table_ = setup.table;
+    for (auto& slot : pol_)
+      for (auto& a : slot) a.clear();
+    if (!setup.active()) return;
+    const auto cells = static_cast<std::size_t>(setup.box.cells());
+    for (int s = 0; s < setup.slots; ++s)
+      for (int c = 0; c < 3; ++c) {
+        pol_[s][c].assign(cells, 0.0f);
+        disp_.j[s][c] = pol_[s][c].data();
+        if (setup.lorentz[static_cast<std::size_t>(s)]) {
+          pol_[kMaxPoles + s][c].assign(cells, 0.0f);
+          disp_.p[s][c] = pol_[kMaxPoles + s][c].data();
+        }
+      }
+    disp_.table = disp_table_.data();
+    disp_.box = setup.box;
+  }
+  void download_polarisation(int slot, int which, int comp, std::span<float> host) override {
+    const auto& a = polarisation(slot, which, comp);
+    if (host.size() != a.size()) throw std::logic_error("CpuEngine::download_polarisation: size mismatch");
+    std::copy(a.begin(), a.end(), host.begin());
+  }
+  void upload_polarisation(int slot, int which, int comp, std::span<const float> host) override {
+    auto& a = polarisation(slot, which, comp);
+    if (host.size() != a.size()) throw std::logic_error("CpuEngine::upload_polarisation: size mismatch");
+    std::copy(host.begin(), host.end(), a.begin());
+  }
+
   void update_e(const Box& b) override {
     if (b.empty()) return;
+    const Box db = intersect(b, disp_.box);
+    if (!db.empty()) return update_e_dispersive(b);
     const std::int64_t sy = layout_.pitch, sz = layout_.plane();
     const Material* table = table_.data();
     const MaterialIndex* mat = mat_base();
@@ -134,6 +166,53 @@ class CpuEngine final : public Engine {
         }
       }
     }
+  }
+
+  // update_e over a box that meets the dispersive box: the same Yee update, then in cells of a
+  // material with poles the ADE currents from the old E (dispersion.hpp).
+  void update_e_dispersive(const Box& b) {
+    const std::int64_t sy = layout_.pitch, sz = layout_.plane();
+    const Material* table = table_.data();
+    const MaterialIndex* mat = mat_base();
+    const bool uniform = uniform_;
+    const DispersionView v = disp_;
+#pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
+    for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z) {
+      for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
+        float* __restrict ex = base_[kEx];
+        float* __restrict ey = base_[kEy];
+        float* __restrict ez = base_[kEz];
+        const float* __restrict hx = base_[kHx];
+        const float* __restrict hy = base_[kHy];
+        const float* __restrict hz = base_[kHz];
+        const std::int64_t row = layout_.at(0, y, z);
+        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x) {
+          const std::int64_t c = row + x;
+          const int mi = uniform ? 0 : mat[c];
+          const Material m = table[mi];
+          const float ex0 = ex[c], ey0 = ey[c], ez0 = ez[c];
+          float nx = curl_step_e(ex0, m.ca, m.cby, hz[c], hz[c - sy], m.cbz, hy[c], hy[c - sz]);
+          float ny = curl_step_e(ey0, m.ca, m.cbz, hx[c], hx[c - sz], m.cbx, hz[c], hz[c - 1]);
+          float nz = curl_step_e(ez0, m.ca, m.cbx, hy[c], hy[c - 1], m.cby, hx[c], hx[c - sy]);
+          const DispersiveMaterial& dm = v.table[mi];
+          const std::int64_t d = dm.npoles > 0 ? dispersion_index(v, x, y, z) : -1;
+          if (d >= 0) {
+            nx = dispersive_e(ex0, nx, dm, v, 0, d);
+            ny = dispersive_e(ey0, ny, dm, v, 1, d);
+            nz = dispersive_e(ez0, nz, dm, v, 2, d);
+          }
+          ex[c] = nx;
+          ey[c] = ny;
+          ez[c] = nz;
+        }
+      }
+    }
+  }
+
+  std::vector<float>& polarisation(int slot, int which, int comp) {
+    if (slot < 0 || slot >= kMaxPoles || which < 0 || which > 1 || comp < 0 || comp > 2)
+      throw std::logic_error("CpuEngine::polarisation: no such array");
+    return pol_[static_cast<std::size_t>(which * kMaxPoles + slot)][static_cast<std::size_t>(comp)];
   }
 
   void cpml_e(int s) override { cpml(s, true); }
@@ -345,6 +424,9 @@ class CpuEngine final : public Engine {
   std::vector<float> eps_r_;
   bool uniform_ = true;
   std::vector<SlabState> slabs_;
+  DispersionView disp_;
+  std::vector<DispersiveMaterial> disp_table_;
+  std::array<std::array<std::vector<float>, 3>, 2 * kMaxPoles> pol_;  // J slots, then P slots
   struct Dft {
     DftRegion region;
     std::vector<double> acc;

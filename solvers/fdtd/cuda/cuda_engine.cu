@@ -48,11 +48,14 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   }
 }
 
-template <bool kUniform>
+// kDisp: cells of a material with poles also advance their ADE currents (dispersion.hpp) from
+// the old E; the others are updated as without it.
+template <bool kUniform, bool kDisp = false>
 __global__ void __launch_bounds__(kBlockX* kBlockY)
     e_columns(float* __restrict__ ex, float* __restrict__ ey, float* __restrict__ ez, const float* __restrict__ hx,
               const float* __restrict__ hy, const float* __restrict__ hz, const MaterialIndex* __restrict__ mat,
-              const Material* __restrict__ table, std::int64_t pitch, std::int64_t plane, BoxArgs b, int kz) {
+              const Material* __restrict__ table, std::int64_t pitch, std::int64_t plane, BoxArgs b, int kz,
+              DispersionView disp = {}) {
   const int i = b.lo0 + int(blockIdx.x) * kBlockX + int(threadIdx.x);
   const int j = b.lo1 + int(blockIdx.y) * kBlockY + int(threadIdx.y);
   const int k0 = b.lo2 + int(blockIdx.z) * kz;
@@ -62,12 +65,29 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   // H at k - 1, carried up the column: the -z neighbour of one cell is the centre of the last.
   float hx_m = hx[c - plane], hy_m = hy[c - plane];
   Material m = table[0];
+  int mi = 0;
   for (int kk = k0; kk < k1; ++kk, c += plane) {
-    if (!kUniform) m = table[mat[c]];
+    if (!kUniform) {
+      mi = mat[c];
+      m = table[mi];
+    }
     const float hx_c = hx[c], hy_c = hy[c], hz_c = hz[c];
-    ex[c] = curl_step_e(ex[c], m.ca, m.cby, hz_c, hz[c - pitch], m.cbz, hy_c, hy_m);
-    ey[c] = curl_step_e(ey[c], m.ca, m.cbz, hx_c, hx_m, m.cbx, hz_c, hz[c - 1]);
-    ez[c] = curl_step_e(ez[c], m.ca, m.cbx, hy_c, hy[c - 1], m.cby, hx_c, hx[c - pitch]);
+    const float ex0 = ex[c], ey0 = ey[c], ez0 = ez[c];
+    float nx = curl_step_e(ex0, m.ca, m.cby, hz_c, hz[c - pitch], m.cbz, hy_c, hy_m);
+    float ny = curl_step_e(ey0, m.ca, m.cbz, hx_c, hx_m, m.cbx, hz_c, hz[c - 1]);
+    float nz = curl_step_e(ez0, m.ca, m.cbx, hy_c, hy[c - 1], m.cby, hx_c, hx[c - pitch]);
+    if (kDisp) {
+      const DispersiveMaterial& dm = disp.table[mi];
+      const std::int64_t d = dm.npoles > 0 ? dispersion_index(disp, i, j, kk) : -1;
+      if (d >= 0) {
+        nx = dispersive_e(ex0, nx, dm, disp, 0, d);
+        ny = dispersive_e(ey0, ny, dm, disp, 1, d);
+        nz = dispersive_e(ez0, nz, dm, disp, 2, d);
+      }
+    }
+    ex[c] = nx;
+    ey[c] = ny;
+    ez[c] = nz;
     hx_m = hx_c;
     hy_m = hy_c;
   }
@@ -118,6 +138,31 @@ __global__ void e_cells(FieldPtrs f, const MaterialIndex* mat, const Material* t
   if (!plane_cell(b, i, j, kk, flat)) return;
   const std::int64_t c = l.at(i, j, kk);
   update_e_at(f, c, l.pitch, l.plane(), table[uniform ? 0 : mat[c]]);
+}
+
+// e_cells with dispersive materials (the same arithmetic as e_columns<., true>).
+__global__ void e_cells_dispersive(FieldPtrs f, const MaterialIndex* mat, const Material* table, bool uniform,
+                                   Layout l, BoxArgs b, DispersionView disp) {
+  int i, j, kk;
+  std::int64_t flat;
+  if (!plane_cell(b, i, j, kk, flat)) return;
+  const std::int64_t c = l.at(i, j, kk), sy = l.pitch, sz = l.plane();
+  const int mi = uniform ? 0 : mat[c];
+  const Material m = table[mi];
+  const float ex0 = f.e[0][c], ey0 = f.e[1][c], ez0 = f.e[2][c];
+  float nx = curl_step_e(ex0, m.ca, m.cby, f.h[2][c], f.h[2][c - sy], m.cbz, f.h[1][c], f.h[1][c - sz]);
+  float ny = curl_step_e(ey0, m.ca, m.cbz, f.h[0][c], f.h[0][c - sz], m.cbx, f.h[2][c], f.h[2][c - 1]);
+  float nz = curl_step_e(ez0, m.ca, m.cbx, f.h[1][c], f.h[1][c - 1], m.cby, f.h[0][c], f.h[0][c - sy]);
+  const DispersiveMaterial& dm = disp.table[mi];
+  const std::int64_t d = dm.npoles > 0 ? dispersion_index(disp, i, j, kk) : -1;
+  if (d >= 0) {
+    nx = dispersive_e(ex0, nx, dm, disp, 0, d);
+    ny = dispersive_e(ey0, ny, dm, disp, 1, d);
+    nz = dispersive_e(ez0, nz, dm, disp, 2, d);
+  }
+  f.e[0][c] = nx;
+  f.e[1][c] = ny;
+  f.e[2][c] = nz;
 }
 
 // ---- CPML: one thread per slab cell; psi dense over the slab box ----
@@ -446,7 +491,16 @@ void CudaEngine::update_e(const Box& b) {
   const dim3 grid(unsigned((b.extent(0) + kBlockX - 1) / kBlockX), unsigned((b.extent(1) + kBlockY - 1) / kBlockY),
                   unsigned((b.extent(2) + kz - 1) / kz));
   const MaterialIndex* mat = mat_store_.data() + kLeadPad;
-  if (uniform_)
+  if (!intersect(b, disp_.box).empty()) {
+    if (uniform_)
+      e_columns<true, true><<<grid, dim3(kBlockX, kBlockY), 0, compute_>>>(
+          base_[kEx], base_[kEy], base_[kEz], base_[kHx], base_[kHy], base_[kHz], mat, table_.data(), layout_.pitch,
+          layout_.plane(), box_args(b), kz, disp_);
+    else
+      e_columns<false, true><<<grid, dim3(kBlockX, kBlockY), 0, compute_>>>(
+          base_[kEx], base_[kEy], base_[kEz], base_[kHx], base_[kHy], base_[kHz], mat, table_.data(), layout_.pitch,
+          layout_.plane(), box_args(b), kz, disp_);
+  } else if (uniform_)
     e_columns<true><<<grid, dim3(kBlockX, kBlockY), 0, compute_>>>(base_[kEx], base_[kEy], base_[kEz], base_[kHx],
                                                                   base_[kHy], base_[kHz], mat, table_.data(),
                                                                   layout_.pitch, layout_.plane(), box_args(b), kz);
@@ -502,6 +556,12 @@ void CudaEngine::update_h_generic(const Box& b) {
 
 void CudaEngine::update_e_generic(const Box& b) {
   if (b.empty()) return;
+  if (!intersect(b, disp_.box).empty()) {
+    e_cells_dispersive<<<plane_grid(b), kThreads, 0, compute_>>>(view().f, mat_store_.data() + kLeadPad,
+                                                                 table_.data(), uniform_, layout_, box_args(b), disp_);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    return;
+  }
   e_cells<<<plane_grid(b), kThreads, 0, compute_>>>(view().f, mat_store_.data() + kLeadPad, table_.data(),
                                                            uniform_, layout_, box_args(b));
   TESSERA_CUDA_CHECK_LAUNCH();
@@ -594,6 +654,44 @@ void CudaEngine::add_sheet(int component, int axis, std::int64_t layer, float k)
                                                             table_.data(), uniform_, axis, k, layout_,
                                                             box_args(plane));
   TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+void CudaEngine::set_dispersion(const DispersionSetup& setup) {
+  compute_.synchronize();
+  disp_ = DispersionView{};
+  for (auto& slot : pol_)
+    for (auto& a : slot) a = DeviceBuffer<float>();
+  if (!setup.active()) return;
+  const auto cells = static_cast<std::size_t>(setup.box.cells());
+  for (int s = 0; s < setup.slots; ++s)
+    for (int c = 0; c < 3; ++c)
+      for (int which = 0; which < (setup.lorentz[static_cast<std::size_t>(s)] ? 2 : 1); ++which) {
+        DeviceBuffer<float>& a = pol_[static_cast<std::size_t>(which * kMaxPoles + s)][static_cast<std::size_t>(c)];
+        a = DeviceBuffer<float>(cells);
+        TESSERA_CUDA_CHECK(cudaMemsetAsync(a.data(), 0, a.bytes(), compute_));
+        (which == 0 ? disp_.j : disp_.p)[s][c] = a.data();
+      }
+  upload_vector(disp_table_, setup.table, compute_);
+  disp_.table = disp_table_.data();
+  disp_.box = setup.box;
+}
+
+DeviceBuffer<float>& CudaEngine::polarisation(int slot, int which, int comp) {
+  if (slot < 0 || slot >= kMaxPoles || which < 0 || which > 1 || comp < 0 || comp > 2)
+    throw std::logic_error("CudaEngine::polarisation: no such array");
+  return pol_[static_cast<std::size_t>(which * kMaxPoles + slot)][static_cast<std::size_t>(comp)];
+}
+
+void CudaEngine::download_polarisation(int slot, int which, int comp, std::span<float> host) {
+  DeviceBuffer<float>& a = polarisation(slot, which, comp);
+  if (host.size() != a.size()) throw std::logic_error("CudaEngine::download_polarisation: size mismatch");
+  to_host(host.data(), a.data(), a.bytes(), compute_);
+}
+
+void CudaEngine::upload_polarisation(int slot, int which, int comp, std::span<const float> host) {
+  DeviceBuffer<float>& a = polarisation(slot, which, comp);
+  if (host.size() != a.size()) throw std::logic_error("CudaEngine::upload_polarisation: size mismatch");
+  to_device(a.data(), host.data(), a.bytes(), compute_);
 }
 
 int CudaEngine::add_dft(const DftRegion& r) {

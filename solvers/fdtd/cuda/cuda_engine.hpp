@@ -64,6 +64,9 @@ class CudaEngine final : public Engine {
   bool enable_fused(std::string& why) override;
   void update_fused() override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
+  void set_dispersion(const DispersionSetup& setup) override;
+  void download_polarisation(int slot, int which, int comp, std::span<float> host) override;
+  void upload_polarisation(int slot, int which, int comp, std::span<const float> host) override;
   int add_dft(const DftRegion& region) override;
   void accumulate_dft(int id, std::span<const double> re, std::span<const double> im) override;
   void download_dft(int id, std::span<double> host) override;
@@ -99,6 +102,11 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> eps_r_;
   bool uniform_ = true;
   std::vector<SlabState> slabs_;
+  // Dispersive materials: J slots then P slots, per E component, dense over disp_.box.
+  DeviceBuffer<float>& polarisation(int slot, int which, int comp);
+  std::array<std::array<DeviceBuffer<float>, 3>, 2 * kMaxPoles> pol_;
+  DeviceBuffer<DispersiveMaterial> disp_table_;
+  DispersionView disp_;  // device pointers
   DeviceBuffer<Sample> samples_;
   DeviceBuffer<float> rows_;
   int nsamples_ = 0, max_rows_ = 0;
