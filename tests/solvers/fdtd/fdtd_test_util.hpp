@@ -20,8 +20,18 @@ inline Model box_model(Index3 cells, double courant = 0.99, double d = 1e-3) {
   m.cell_size = {d, d, d};
   m.dt = courant * courant_limit(m.cell_size);
   for (auto& axis : m.faces) axis = {FaceKind::pec, FaceKind::pec};
-  m.materials = {{"vacuum", 1, 0, false}, {"pec", 1, 0, true}};
+  m.materials = {{"vacuum", 1, 0, false, {}}, {"pec", 1, 0, true, {}}};
   return m;
+}
+
+// Gives material `i` a Drude pole (w_p dt = 0.3, gamma dt = 0.02) and, with `lorentz`, a
+// Lorentz pole (w_0 dt = 0.5, delta_eps 1.5, gamma dt = 0.05): inside the stability bound of
+// docs/fdtd.md for eps_inf >= 1 and courant <= 0.9.
+inline void add_poles(Model& m, int i, bool lorentz) {
+  auto& p = m.materials[static_cast<std::size_t>(i)].poles;
+  const double dt = m.dt;
+  p.push_back({std::pow(0.3 / dt, 2), 0.0, 0.02 / dt});
+  if (lorentz) p.push_back({1.5 * std::pow(0.5 / dt, 2), 0.5 / dt, 0.05 / dt});
 }
 
 inline SourceSpec soft_source(int component, Index3 cell, Waveform w, double amplitude = 1e-3) {

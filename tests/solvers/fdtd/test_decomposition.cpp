@@ -42,7 +42,10 @@ Model random_model(std::uint64_t seed) {
   m.cpml.alpha_max = 0.1;
   std::mt19937_64 rng = tessera::test::rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
-  for (int i = 0; i < 4; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 7 * u(rng), 2 * u(rng), false});
+  for (int i = 0; i < 4; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 7 * u(rng), 2 * u(rng), false, {}});
+  // Dispersive materials (dispersion.hpp): m1 a Drude metal, m3 a Drude and a Lorentz pole.
+  fdtd::test::add_poles(m, 3, false);
+  fdtd::test::add_poles(m, 5, true);
   const double d = m.cell_size[0];
   for (int i = 0; i < 12; ++i) {
     Shape s;
@@ -75,7 +78,7 @@ Model random_model(std::uint64_t seed) {
 }
 
 struct Snapshot {
-  std::vector<std::vector<float>> fields, psi;
+  std::vector<std::vector<float>> fields, psi, pol;
   std::vector<float> samples;
   std::vector<std::int64_t> sample_steps;
 };
@@ -95,6 +98,12 @@ void run(Stepper& s, Snapshot& out) {
     for (int w = 0; w < 4; ++w) {
       out.psi.emplace_back(static_cast<std::size_t>(s.slabs()[sl].local.cells()));
       e.download_psi(static_cast<int>(sl), w, out.psi.back());
+    }
+  // J of both slots, P of slot 1 (the Lorentz pole), per E component.
+  for (const auto& [slot, which] : {std::pair{0, 0}, std::pair{1, 0}, std::pair{1, 1}})
+    for (int c = 0; c < 3; ++c) {
+      out.pol.emplace_back(static_cast<std::size_t>(s.dispersion_box().cells()));
+      e.download_polarisation(slot, which, c, out.pol.back());
     }
   out.samples = s.drain_samples(out.sample_steps);
 }
@@ -159,6 +168,27 @@ TEST(FdtdDecomposition, EveryRankGridMatchesTheSerialRunBitwise) {
     std::int64_t slab_cells = 0;
     for (const auto& sl : serial->slabs()) slab_cells += 4 * sl.local.cells();
     EXPECT_EQ(comm::allreduce(ctx, psi_checked, comm::Op::sum), slab_cells);
+
+    // Polarisation currents: this rank's box of the dispersive bounds against the serial box.
+    std::int64_t pol_wrong = 0, pol_checked = 0, pol_nonzero = 0;
+    const Box& mb = s.dispersion_box();
+    const Box& gb = serial->dispersion_box();
+    for (std::size_t a = 0; a < mine.pol.size(); ++a)
+      for (std::int64_t k = mb.lo[2]; k < mb.hi[2]; ++k)
+        for (std::int64_t j = mb.lo[1]; j < mb.hi[1]; ++j)
+          for (std::int64_t i = mb.lo[0]; i < mb.hi[0]; ++i) {
+            const std::int64_t gi = i + d.offset[0] - gb.lo[0], gj = j + d.offset[1] - gb.lo[1],
+                               gk = k + d.offset[2] - gb.lo[2];
+            const float x = mine.pol[a][static_cast<std::size_t>(
+                ((k - mb.lo[2]) * mb.extent(1) + (j - mb.lo[1])) * mb.extent(0) + (i - mb.lo[0]))];
+            const float y = ref.pol[a][static_cast<std::size_t>((gk * gb.extent(1) + gj) * gb.extent(0) + gi)];
+            pol_wrong += !same_bits(x, y);
+            pol_nonzero += x != 0.0f;
+            ++pol_checked;
+          }
+    EXPECT_EQ(pol_wrong, 0) << "of " << pol_checked << " J and P values";
+    EXPECT_GT(comm::allreduce(ctx, pol_nonzero, comm::Op::sum), 100) << "the dispersive cells carry currents";
+    EXPECT_EQ(comm::allreduce(ctx, pol_checked, comm::Op::sum), 9 * gb.cells());
 
     // Probe samples: same steps, and each local column equals the serial column.
     EXPECT_EQ(mine.sample_steps, ref.sample_steps);

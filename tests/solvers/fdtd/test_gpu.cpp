@@ -10,6 +10,8 @@
 //    the tolerance (expected: bit for bit, float64 sums without contraction on both).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -32,8 +34,9 @@ namespace {
 // cuda against cpu: |cuda - cpu| <= kTolerance * max |cpu| over each component.
 constexpr double kTolerance = 1e-6;
 
-Model random_model(std::uint64_t seed) {
-  Model m = fdtd::test::box_model({70, 45, 38}, 0.95);
+// `poles`: m1 a Drude metal and m4 a Drude + Lorentz medium (dispersion.hpp).
+Model random_model(std::uint64_t seed, bool poles = true) {
+  Model m = fdtd::test::box_model({70, 45, 38}, 0.9);
   m.faces[0] = {FaceKind::cpml, FaceKind::pec};
   m.faces[1] = {FaceKind::periodic, FaceKind::periodic};
   m.faces[2] = {FaceKind::pec, FaceKind::cpml};
@@ -42,7 +45,11 @@ Model random_model(std::uint64_t seed) {
   m.cpml.alpha_max = 0.05;
   std::mt19937_64 rng = tessera::test::rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
-  for (int i = 0; i < 6; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 9 * u(rng), 3 * u(rng), false});
+  for (int i = 0; i < 6; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 9 * u(rng), 3 * u(rng), false, {}});
+  if (poles) {
+    fdtd::test::add_poles(m, 3, false);
+    fdtd::test::add_poles(m, 6, true);
+  }
   const double d = m.cell_size[0];
   for (int i = 0; i < 40; ++i) {
     Shape s;
@@ -329,6 +336,13 @@ TEST(FdtdGpuKernels, HostRoundTripsAreExact) {
       s.engine().download_psi(static_cast<int>(sl), w, psi);
       t.engine().upload_psi(static_cast<int>(sl), w, psi);
     }
+  // The polarisation currents (J of slots 0 and 1, P of the Lorentz slot 1).
+  for (const auto& [slot, which] : {std::pair{0, 0}, std::pair{1, 0}, std::pair{1, 1}})
+    for (int c = 0; c < 3; ++c) {
+      std::vector<float> pol(static_cast<std::size_t>(s.dispersion_box().cells()));
+      s.engine().download_polarisation(slot, which, c, pol);
+      t.engine().upload_polarisation(slot, which, c, pol);
+    }
   t.set_step(s.steps());
   for (int n = 0; n < 10; ++n) {
     s.step();
@@ -342,6 +356,60 @@ TEST(FdtdGpuKernels, HostRoundTripsAreExact) {
   }
 }
 
+// A Drude metal everywhere (the engines' uniform mode: the dispersive column kernel without the
+// material index) and a dispersive sphere in vacuum (the index, the box of the dispersive
+// bounds), one rank with PEC walls: cuda against cpu bit for bit over 60 steps, fields and J;
+// auto takes the split step and says why, a forced fused sweep is refused.
+TEST(FdtdGpuDispersion, CudaMatchesCpuAndRefusesTheFusedSweep) {
+  TESSERA_REQUIRE_GPU();
+  for (const bool everywhere : {true, false}) {
+    Model m = fdtd::test::box_model({48, 40, 36}, 0.9);
+    m.materials.push_back({"metal", 2.0, 0.5, false, {}});
+    fdtd::test::add_poles(m, 2, !everywhere);
+    if (everywhere) {
+      m.background = 2;
+    } else {
+      Shape sphere;
+      sphere.kind = ShapeKind::sphere;
+      sphere.material = 2;
+      sphere.center = {20e-3, 22e-3, 17e-3};
+      sphere.radius = 11e-3;
+      m.shapes.push_back(sphere);
+    }
+    const LocalDomain d = whole_domain(m.cells, {false, false, false});
+    Stepper gpu(m, d, make_cuda_engine(d, h_coefficients(m)), make_local_ghosts(d));
+    Stepper cpu(m, d, make_cpu_engine(d, h_coefficients(m)), make_local_ghosts(d));
+    EXPECT_FALSE(gpu.fused());
+    EXPECT_NE(gpu.sweep_reason().find("dispersive materials update J between"), std::string::npos)
+        << gpu.sweep_reason();
+    for (Stepper* s : {&gpu, &cpu}) {
+      s->engine().fill_random(31);
+      for (int n = 0; n < 60; ++n) s->step();
+    }
+    std::vector<float> x(static_cast<std::size_t>(cpu.engine().layout().elements())), y(x.size());
+    for (int c = 0; c < kComponents; ++c) {
+      gpu.engine().download(c, x);
+      cpu.engine().download(c, y);
+      EXPECT_EQ(x, y) << kComponentName[c] << (everywhere ? " everywhere" : " sphere");
+    }
+    std::vector<float> jx(static_cast<std::size_t>(cpu.dispersion_box().cells())), jy(jx.size());
+    ASSERT_GT(jx.size(), 1000u);
+    for (int c = 0; c < 3; ++c) {
+      gpu.engine().download_polarisation(0, 0, c, jx);
+      cpu.engine().download_polarisation(0, 0, c, jy);
+      EXPECT_EQ(jx, jy) << "J0 " << c;
+      EXPECT_GT(std::count_if(jy.begin(), jy.end(), [](float v) { return v != 0.0f; }), 1000);
+    }
+    m.sweep = Sweep::fused;
+    try {
+      Stepper forced(m, d, make_cuda_engine(d, h_coefficients(m)), make_local_ghosts(d));
+      ADD_FAILURE() << "a forced fused sweep with dispersive materials ran";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("dispersive materials update J between"), std::string::npos) << e.what();
+    }
+  }
+}
+
 // The fused sweep (fdtd.sweep = "fused"; cuda, every face a PEC wall) against the split
 // kernels and the cpu reference over 100 steps, with random fields, random materials (and a
 // uniform one), soft and hard sources and probes: bit for bit. 100 z layers make several z
@@ -350,7 +418,7 @@ TEST(FdtdGpuKernels, HostRoundTripsAreExact) {
 TEST(FdtdGpuFused, FusedSweepGivesTheSplitStepsBits) {
   TESSERA_REQUIRE_GPU();
   for (const bool uniform : {false, true}) {
-    Model m = random_model(11);
+    Model m = random_model(11, false);  // the fused sweep has no dispersive materials
     m.cells = {67, 41, 100};
     for (auto& axis : m.faces) axis = {FaceKind::pec, FaceKind::pec};
     if (uniform) m.shapes.clear();
@@ -398,7 +466,7 @@ TEST(FdtdGpuFused, FusedSweepGivesTheSplitStepsBits) {
 // another continue bit for bit (what a checkpoint does).
 TEST(FdtdGpuFused, AutoChoosesAndRestartsContinue) {
   TESSERA_REQUIRE_GPU();
-  Model m = random_model(12);
+  Model m = random_model(12, false);
   m.cells = {40, 24, 36};
   for (auto& axis : m.faces) axis = {FaceKind::pec, FaceKind::pec};
   const LocalDomain d = whole_domain(m.cells, {false, false, false});

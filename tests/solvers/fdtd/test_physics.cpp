@@ -154,7 +154,7 @@ TEST(FdtdPhysics, CpmlReflectionIsBelowMinus40dB) {
 // is an invariant of the Yee scheme, so after the source it stays put to float rounding.
 TEST(FdtdPhysics, LosslessCavityEnergyDoesNotDrift) {
   Model m = box_model({10, 8, 6}, 0.99);
-  m.materials.push_back({"glass", 3.0, 0.0, false});
+  m.materials.push_back({"glass", 3.0, 0.0, false, {}});
   Shape block;
   block.kind = ShapeKind::box;
   block.material = 2;
@@ -187,7 +187,7 @@ TEST(FdtdPhysics, LosslessCavityEnergyDoesNotDrift) {
 // With a conductor in the cavity the same energy falls at every sample.
 TEST(FdtdPhysics, LossyCavityEnergyDecays) {
   Model m = box_model({10, 8, 6}, 0.99);
-  m.materials.push_back({"lossy", 2.0, 5.0, false});
+  m.materials.push_back({"lossy", 2.0, 5.0, false, {}});
   Shape ball;
   ball.kind = ShapeKind::sphere;
   ball.material = 2;

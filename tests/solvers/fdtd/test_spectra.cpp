@@ -86,7 +86,7 @@ TEST(FdtdSpectra, DielectricSlabTransmissionAndReflectionMatchAiry) {
                        std::vector<double>& pt) {
     Model m = column_model(nz, d);
     if (with_slab) {
-      m.materials.push_back({"glass", n_slab * n_slab, 0, false});
+      m.materials.push_back({"glass", n_slab * n_slab, 0, false, {}});
       Shape box;
       box.material = 2;
       box.min = {0, 0, slab0 * d};
