@@ -1,5 +1,7 @@
 #include "solvers/fdtd/solver_info.hpp"
 
+#include <algorithm>
+
 #include "solvers/fdtd/bench.hpp"
 #include "solvers/fdtd/fdtd_solver.hpp"
 #include "solvers/fdtd/schema.hpp"
@@ -14,7 +16,14 @@ std::optional<MemoryEstimate> memory(const deck::Deck& d, Backend backend) {
   double cells = 1;
   for (const std::int64_t c : d.get_int_array("fdtd.cells")) cells *= static_cast<double>(c);
   const bool cuda = backend == Backend::cuda;
-  const double per_cell = 6 * sizeof(float) + sizeof(MaterialIndex);
+  // Dispersive materials add J (12 bytes) per Drude pole and J and P (24) per Lorentz pole in
+  // each cell of their box: counted here over the whole grid (an upper bound).
+  double poles = 0;
+  for (const deck::Config& e : d.get_table_array("fdtd.material")) {
+    const auto count = [&](const char* key) { return e.has(key) ? double(e.get_double_array(key).size()) : 0.0; };
+    poles = std::max(poles, 12 * count("drude_frequency") + 24 * count("lorentz_frequency"));
+  }
+  const double per_cell = 6 * sizeof(float) + sizeof(MaterialIndex) + poles;
   // A forced fused sweep keeps a second copy of the fields; auto uses it only where it fits.
   const double second_copy = cuda && d.get_string("fdtd.sweep") == "fused" ? 6 * sizeof(float) : 0;
   return MemoryEstimate{"fdtd.cells", [=](double ranks) {
