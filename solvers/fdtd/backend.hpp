@@ -34,6 +34,17 @@ struct Kick {
   float value = 0;
 };
 
+// A TFSF correction of one node (tfsf.hpp): f <- f + w0 inc[u0], then + w1 inc[u1] where u1 >= 0
+// (inc: the 1D incident E for H nodes, H for E nodes). One term per node.
+struct TfsfTerm {
+  std::int64_t index = 0;  // Layout index
+  int component = 0;       // 0..5
+  int u0 = -1;
+  float w0 = 0;
+  int u1 = -1;
+  float w1 = 0;
+};
+
 // A probed node.
 struct Sample {
   std::int64_t index = 0;
@@ -101,6 +112,12 @@ class Engine {
   // A uniform current sheet: E_component -= (cb / d_axis)(material of the node) * k on every node
   // of the local layer `layer` along `axis` (k = K(t), a surface current density in A/m).
   virtual void add_sheet(int component, int axis, std::int64_t layer, float k) = 0;
+
+  // ---- the TFSF box (tfsf.hpp) ----
+  // The H and E node corrections (each node at most once per list).
+  virtual void set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) = 0;
+  // Applies the H (electric false; inc = the 1D E) or E (true; inc = the 1D H) corrections.
+  virtual void apply_tfsf(bool electric, std::span<const float> inc) = 0;
 
   // ---- dispersive materials (dispersion.hpp) ----
   // Allocates zeroed J (and P, in the slots setup.lorentz marks) arrays over setup.box; from

@@ -527,6 +527,52 @@ void read_plane_waves(const deck::Config& d, Model& m) {
   }
 }
 
+// The box snaps to node planes; it must stay 2 cells clear of every non-periodic face and of
+// the CPML (the scattered field around it needs room), the background must be a plain
+// dielectric (the 1D incident grid uses it), and the box must be at least a cell thick.
+void read_tfsf(const deck::Config& d, Model& m) {
+  const auto& list = d.get_table_array("fdtd.tfsf");
+  if (list.size() > 1)
+    throw InputError(fmt::format("{}: at most one [[fdtd.tfsf]] box per run (this deck has {})",
+                                 list[1].location(), list.size()));
+  for (const deck::Config& e : list) {
+    TfsfSpec s;
+    s.axis = e.get_string("axis")[0] - 'x';
+    s.dir = e.get_string("direction") == "-" ? -1 : 1;
+    s.component = component_index(e.get_string("component"));
+    if (s.component == s.axis)
+      throw InputError(fmt::format("{}: {}.component {} is along the propagation axis {}; a plane wave's E is "
+                                   "tangential: {} or {}",
+                                   e.where("component"), e.name(), kComponentName[s.component], kAxis[s.axis],
+                                   kComponentName[(s.axis + 1) % 3], kComponentName[(s.axis + 2) % 3]));
+    const auto lo = vec3(e.get_double_array("min")), hi = vec3(e.get_double_array("max"));
+    for (int a = 0; a < 3; ++a) {
+      s.box.lo[a] = std::llround(lo[a] / m.cell_size[a]);
+      s.box.hi[a] = std::llround(hi[a] / m.cell_size[a]);
+      const std::int64_t margin_lo = 2 + m.cpml_cells(a, 0), margin_hi = 2 + m.cpml_cells(a, 1);
+      if (s.box.hi[a] - s.box.lo[a] < 1)
+        throw InputError(fmt::format("{}: {} is {} cells thick along {} (min {:g}, max {:g} m); it needs at least one",
+                                     e.where("max"), e.name(), s.box.hi[a] - s.box.lo[a], kAxis[a], lo[a], hi[a]));
+      if (!m.periodic(a) && (s.box.lo[a] < margin_lo || s.box.hi[a] > m.cells[a] - margin_hi))
+        throw InputError(fmt::format("{}: {} spans cells {} .. {} along {}; it must stay inside {} .. {} (2 cells clear "
+                                     "of the walls and the CPML)",
+                                     e.where("min"), e.name(), s.box.lo[a], s.box.hi[a], kAxis[a], margin_lo,
+                                     m.cells[a] - margin_hi));
+      if (m.periodic(a) && (s.box.lo[a] < 1 || s.box.hi[a] > m.cells[a] - 1))
+        throw InputError(fmt::format("{}: {} spans cells {} .. {} along the periodic axis {}; keep it inside 1 .. {}",
+                                     e.where("min"), e.name(), s.box.lo[a], s.box.hi[a], kAxis[a], m.cells[a] - 1));
+    }
+    const MaterialSpec& bg = m.materials[static_cast<std::size_t>(m.background)];
+    if (bg.pec || bg.dispersive())
+      throw InputError(fmt::format("{}: {} needs a plain dielectric background for its incident wave; fdtd.background "
+                                   "= \"{}\" is {}",
+                                   e.location(), e.name(), bg.name, bg.pec ? "a perfect conductor" : "dispersive"));
+    s.waveform = read_waveform(e);
+    s.amplitude = e.get_double("amplitude");
+    m.tfsf.push_back(s);
+  }
+}
+
 }  // namespace
 
 bool Shape::contains(const std::array<double, 3>& p) const {
@@ -630,6 +676,7 @@ Model params_from_deck(const deck::Config& d) {
   read_dfts(d, m);
   read_fluxes(d, m);
   read_plane_waves(d, m);
+  read_tfsf(d, m);
   return m;
 }
 

@@ -136,6 +136,19 @@ struct PlaneWaveSpec {
   double amplitude = 1;  // A/m
 };
 
+// A total-field/scattered-field box ([[fdtd.tfsf]], tfsf.hpp): a plane wave along `axis` in
+// direction `dir` (+1 or -1) with E along `component` (tangential to axis), of amplitude
+// `amplitude` (V/m) x waveform, exists inside the box only. box: the node planes lo..hi of each
+// axis (global cells): tangential E nodes on the planes are inside.
+struct TfsfSpec {
+  Box box;
+  int axis = 2;
+  int dir = 1;
+  int component = 0;
+  Waveform waveform;
+  double amplitude = 1;  // V/m
+};
+
 struct Model {
   Index3 cells{};
   std::array<double, 3> cell_size{};
@@ -152,6 +165,7 @@ struct Model {
   std::vector<DftSpec> dfts;
   std::vector<FluxSpec> fluxes;
   std::vector<PlaneWaveSpec> plane_waves;
+  std::vector<TfsfSpec> tfsf;  // at most one
   std::array<int, 3> ranks{0, 0, 0};
   Sweep sweep = Sweep::automatic;
 

@@ -129,6 +129,25 @@ deck::Schema schema() {
       .optional()
       .floating("delay", "time of the pulse peak").unit("s").min(0).optional()
       .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
+  s.array_table("fdtd.tfsf",
+                "a total-field/scattered-field box: a plane wave at normal incidence along an axis exists inside "
+                "the box only (at most one)")
+      .float_array("min", "lower corner (snapped to the nearest node planes)").length(3).unit("m")
+      .float_array("max", "upper corner (snapped to the nearest node planes)").length(3).unit("m")
+      .choice("axis", "propagation axis", {"x", "y", "z"}).default_value("z")
+      .choice("direction", "propagation along +axis or -axis", {"+", "-"}).default_value("+")
+      .choice("component", "E component of the incident wave (tangential to axis: the polarisation)",
+              {"Ex", "Ey", "Ez"})
+      .default_value("Ex")
+      .choice("waveform", "time dependence", {"gaussian", "modulated_gaussian", "ricker", "continuous"})
+      .default_value("gaussian")
+      .floating("amplitude", "incident E amplitude").unit("V/m").default_value(1.0)
+      .floating("frequency", "carrier (modulated_gaussian, continuous) or peak (ricker) frequency").unit("Hz")
+      .greater_than(0).optional()
+      .floating("width", "gaussian envelope width tau in exp(-((t-delay)/tau)^2)").unit("s").greater_than(0)
+      .optional()
+      .floating("delay", "time of the pulse peak at the box face the wave enters").unit("s").min(0).optional()
+      .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
   return s;
 }
 

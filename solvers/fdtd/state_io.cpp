@@ -56,6 +56,14 @@ std::string polarisation_name(int slot, int which, int comp) {
   return fmt::format("{}{}_{}", which == 0 ? "J" : "P", slot, kComponentName[comp]);
 }
 
+// The 1D incident grid as an n x 1 x 1 dataset: written by the rank holding cell 0, read by all.
+io::Box3 tfsf_box(const std::vector<float>& v, const LocalDomain& d, bool writing) {
+  io::Box3 b;
+  b.global = {static_cast<std::int64_t>(v.size()), 1, 1};
+  if (!writing || (d.offset[0] == 0 && d.offset[1] == 0 && d.offset[2] == 0)) b.size = b.global;
+  return b;
+}
+
 std::vector<std::int64_t> faces_code(const Model& m) {
   std::vector<std::int64_t> v;
   for (int a = 0; a < 3; ++a)
@@ -112,6 +120,17 @@ void write_state(io::CheckpointWriter& out, Stepper& stepper) {
                         which == 0 ? "A/m^2" : "C/m^2");
       }
   }
+  // The TFSF box's 1D incident grid (the same on every rank: the rank holding cell 0 writes it).
+  if (Tfsf* t = stepper.tfsf()) {
+    const io::Group g = root.create_group("tfsf");
+    for (const auto& [name, v] : std::initializer_list<std::pair<const char*, std::vector<float>*>>{{"e1", &t->e1()},
+                                                                                             {"h1", &t->h1()}}) {
+      const io::Box3 box = tfsf_box(*v, d, true);
+      const std::span<const float> part(v->data(), static_cast<std::size_t>(box.volume()));
+      io::write_units(io::write_3d_checked<float>(g, name, part, box, io::Strided3::dense(box.size)),
+                      name[0] == 'e' ? "V/m" : "A/m");
+    }
+  }
   // The running DFTs: float64 sums, restored exactly (spectra_io.hpp).
   Spectra& spectra = stepper.spectra();
   for (std::size_t i = 0; i < spectra.dfts().size(); ++i)
@@ -167,6 +186,12 @@ void read_state(io::CheckpointReader& in, Stepper& stepper) {
         engine.upload_polarisation(slot, which, c, host);
       }
   }
+  if (Tfsf* t = stepper.tfsf())
+    for (const auto& [name, v] : std::initializer_list<std::pair<const char*, std::vector<float>*>>{{"e1", &t->e1()},
+                                                                                             {"h1", &t->h1()}}) {
+      const io::Box3 box = tfsf_box(*v, d, false);
+      io::read_3d_checked<float>(root, std::string("tfsf/") + name, *v, box, io::Strided3::dense(box.size));
+    }
   Spectra& spectra = stepper.spectra();
   for (std::size_t i = 0; i < spectra.dfts().size(); ++i)
     read_monitor(root.open_group("dft/" + m.dfts[i].name), "", spectra.dfts()[i], engine);

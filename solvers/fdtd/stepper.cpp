@@ -60,6 +60,15 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   dispersion_box_ = disp.box;
   engine_->set_dispersion(disp);
 
+  // The TFSF box: the 1D incident grid and this rank's corrections.
+  for (const TfsfSpec& spec : model_.tfsf) {
+    tfsf_ = std::make_unique<Tfsf>(model_, spec, domain_, layout, table.coeffs[static_cast<std::size_t>(model_.background)],
+                                   h_coefficients(model_), [&](std::int64_t c) {
+                                     return table.coeffs[index[static_cast<std::size_t>(c)]];
+                                   });
+    engine_->set_tfsf(tfsf_->h_terms(), tfsf_->e_terms());
+  }
+
   slabs_ = cpml_slabs(model_, domain_);
   engine_->set_cpml(slabs_);
 
@@ -122,7 +131,9 @@ void Stepper::choose_sweep() {
     wraps = wraps || model_.periodic(a);
     neighbour = neighbour || domain_.neighbour[a][0] || domain_.neighbour[a][1];
   }
-  if (!dispersion_box_.empty())
+  if (tfsf_)
+    why = "the TFSF box corrects H between the H and E updates";
+  else if (!dispersion_box_.empty())
     why = "dispersive materials update J between the H and E updates (their currents J(n+1/2) need H(n+1/2) "
           "done and E(n) intact), which the fused sweep does not do";
   else if (!slabs_.empty())
@@ -167,6 +178,11 @@ void Stepper::step() {
   ghosts_->finish(HalfStep::e_for_h, e);
   for (const Box& b : h_split_.shell) e.update_h(b);
   for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_h(static_cast<int>(s));
+  if (tfsf_) {
+    // H(n+1/2) across the box surface with E_inc(n), before the H ghosts go out; then H_inc.
+    e.apply_tfsf(false, tfsf_->e1());
+    tfsf_->advance_h();
+  }
 
   ghosts_->begin(HalfStep::h_for_e, e);
   e.update_e(e_split_.interior);
@@ -178,6 +194,11 @@ void Stepper::step() {
 
 void Stepper::finish_step() {
   Engine& e = *engine_;
+  if (tfsf_) {
+    // E(n+1) across the box surface with H_inc(n+1/2); then E_inc(n+1).
+    e.apply_tfsf(true, tfsf_->h1());
+    tfsf_->advance_e(step_, model_.dt);
+  }
   // A sheet is a soft current like a point source: K(t) at t = (n + 1/2) dt.
   for (const auto& [layer, w] : sheets_)
     e.add_sheet(w->component, w->axis, layer,

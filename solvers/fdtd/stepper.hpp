@@ -17,6 +17,7 @@
 #include "solvers/fdtd/ghosts.hpp"
 #include "solvers/fdtd/params.hpp"
 #include "solvers/fdtd/spectra.hpp"
+#include "solvers/fdtd/tfsf.hpp"
 
 namespace tessera::fdtd {
 
@@ -63,6 +64,8 @@ class Stepper {
   bool fused() const { return fused_; }
   const std::string& sweep_reason() const { return sweep_reason_; }
   Spectra& spectra() { return *spectra_; }
+  // The TFSF box's 1D incident grid, or null.
+  Tfsf* tfsf() { return tfsf_.get(); }
 
   // Rows the engine buffers before they are copied to the host.
   static constexpr int kSampleRows = 1024;
@@ -93,6 +96,7 @@ class Stepper {
   // [[fdtd.plane_wave]] sheets whose layer this rank holds: local layer, and the spec.
   std::vector<std::pair<std::int64_t, const PlaneWaveSpec*>> sheets_;
   std::unique_ptr<Spectra> spectra_;
+  std::unique_ptr<Tfsf> tfsf_;
   std::vector<int> sample_columns_;
   int total_columns_ = 0;
   std::vector<std::int64_t> sample_steps_;

@@ -77,6 +77,10 @@ TESSERA_HD float cpml_correct(float f, float s, float kinv_m1, float d, float ps
 // A current sheet of surface density k (A/m) on an E node: J = k / d_axis, so E -= (cb / d_axis) k.
 TESSERA_HD float sheet_step(float e, float cb_axis, float k) { return e - cb_axis * k; }
 
+// A TFSF correction (tfsf.hpp): the incident value `inc` of a neighbour across the box surface,
+// weighted by the update's coefficient and sign.
+TESSERA_HD float tfsf_step(float f, float w, float inc) { return f + w * inc; }
+
 // One term of a running DFT (float64; no contraction, so both backends give the same bits).
 TESSERA_HD double dft_add(double acc, double value, double phasor) { return acc + value * phasor; }
 

@@ -109,6 +109,20 @@ class CpuEngine final : public Engine {
     }
   }
 
+  void set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) override {
+    tfsf_[0].assign(h_terms.begin(), h_terms.end());
+    tfsf_[1].assign(e_terms.begin(), e_terms.end());
+  }
+  void apply_tfsf(bool electric, std::span<const float> inc) override {
+    const auto& terms = tfsf_[electric ? 1 : 0];
+    for (const TfsfTerm& t : terms) {
+      float& f = base_[t.component][t.index];
+      float v = tfsf_step(f, t.w0, inc[static_cast<std::size_t>(t.u0)]);
+      if (t.u1 >= 0) v = tfsf_step(v, t.w1, inc[static_cast<std::size_t>(t.u1)]);
+      f = v;
+    }
+  }
+
   void set_dispersion(const DispersionSetup& setup) override {
     disp_ = DispersionView{};
     disp_table_ = setup.table;
@@ -426,6 +440,7 @@ class CpuEngine final : public Engine {
   std::vector<SlabState> slabs_;
   DispersionView disp_;
   std::vector<DispersiveMaterial> disp_table_;
+  std::array<std::vector<TfsfTerm>, 2> tfsf_;  // H, E
   std::array<std::array<std::vector<float>, 3>, 2 * kMaxPoles> pol_;  // J slots, then P slots
   struct Dft {
     DftRegion region;

@@ -287,6 +287,17 @@ __global__ void sheet_cells(float* e, const MaterialIndex* mat, const Material* 
   e[c] = sheet_step(e[c], axis == 0 ? m.cbx : axis == 1 ? m.cby : m.cbz, k);
 }
 
+// TFSF corrections: one thread per term (each node once per list).
+__global__ void tfsf_terms(FieldPtrs f, const TfsfTerm* __restrict__ terms, int n, const float* __restrict__ inc) {
+  const int t = int(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (t >= n) return;
+  const TfsfTerm x = terms[t];
+  float* a = x.component < 3 ? f.e[x.component] : f.h[x.component - 3];
+  float v = tfsf_step(a[x.index], x.w0, inc[x.u0]);
+  if (x.u1 >= 0) v = tfsf_step(v, x.w1, inc[x.u1]);
+  a[x.index] = v;
+}
+
 constexpr int kDftBatch = 32;       // steps per accumulation kernel, at most
 constexpr std::int64_t kDftSampleBytes = std::int64_t(1) << 28;  // per region: a plane batches fully, a volume less
 constexpr int kDftFreqChunk = 32;   // frequencies whose batch phasors sit in shared memory at once
@@ -653,6 +664,25 @@ void CudaEngine::add_sheet(int component, int axis, std::int64_t layer, float k)
   sheet_cells<<<plane_grid(plane), kThreads, 0, compute_>>>(base_[component], mat_store_.data() + kLeadPad,
                                                             table_.data(), uniform_, axis, k, layout_,
                                                             box_args(plane));
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+void CudaEngine::set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) {
+  upload_vector(tfsf_[0], std::vector<TfsfTerm>(h_terms.begin(), h_terms.end()), compute_);
+  upload_vector(tfsf_[1], std::vector<TfsfTerm>(e_terms.begin(), e_terms.end()), compute_);
+}
+
+void CudaEngine::apply_tfsf(bool electric, std::span<const float> inc) {
+  const DeviceBuffer<TfsfTerm>& terms = tfsf_[electric ? 1 : 0];
+  if (terms.empty()) return;
+  if (tfsf_inc_.size() != inc.size()) {
+    compute_.synchronize();
+    tfsf_inc_ = DeviceBuffer<float>(inc.size());
+  }
+  // Synchronous (to_device): the host array changes at the next half step. A few KiB per half step.
+  to_device(tfsf_inc_.data(), inc.data(), inc.size_bytes(), compute_);
+  const int n = static_cast<int>(terms.size());
+  tfsf_terms<<<blocks_for(n), kThreads, 0, compute_>>>(view().f, terms.data(), n, tfsf_inc_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 

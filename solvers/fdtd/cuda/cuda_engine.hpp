@@ -64,6 +64,8 @@ class CudaEngine final : public Engine {
   bool enable_fused(std::string& why) override;
   void update_fused() override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
+  void set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) override;
+  void apply_tfsf(bool electric, std::span<const float> inc) override;
   void set_dispersion(const DispersionSetup& setup) override;
   void download_polarisation(int slot, int which, int comp, std::span<float> host) override;
   void upload_polarisation(int slot, int which, int comp, std::span<const float> host) override;
@@ -107,6 +109,8 @@ class CudaEngine final : public Engine {
   std::array<std::array<DeviceBuffer<float>, 3>, 2 * kMaxPoles> pol_;
   DeviceBuffer<DispersiveMaterial> disp_table_;
   DispersionView disp_;  // device pointers
+  std::array<DeviceBuffer<TfsfTerm>, 2> tfsf_;  // H, E corrections
+  DeviceBuffer<float> tfsf_inc_;
   DeviceBuffer<Sample> samples_;
   DeviceBuffer<float> rows_;
   int nsamples_ = 0, max_rows_ = 0;
