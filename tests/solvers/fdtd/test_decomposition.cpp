@@ -1,6 +1,6 @@
 // P ranks against one: for every rank grid of P ranks (1D, 2D and, where P allows, 3D), a run
-// with random initial fields, random materials and shapes, all boundary kinds, sources and
-// probes on subdomain boundaries gives bit for bit the fields, CPML state and probe samples of
+// with random initial fields, random materials (dispersive ones too) and shapes, all boundary
+// kinds, a TFSF box, sources and probes on subdomain boundaries gives bit for bit the fields, CPML state and probe samples of
 // the serial reference (no MPI, periodic axes wrapped by copying).
 #include <gtest/gtest.h>
 
@@ -74,6 +74,15 @@ Model random_model(std::uint64_t seed) {
     fdtd::test::add_probe(m, "p" + std::to_string(i),
                           {{kEx, {i, (i * 7) % 11, (i * 5) % 9}}, {kHz, {12 - i, (i * 3) % 11, (i * 2) % 9}}});
   m.probe_every = 2;
+  // A TFSF box across subdomain boundaries (its corrections on whichever rank holds each node).
+  TfsfSpec t;
+  t.box = {{3, 5, 2}, {9, 8, 4}};
+  t.axis = 1;
+  t.dir = -1;
+  t.component = kEz;
+  t.waveform = w;
+  t.amplitude = 0.3;
+  m.tfsf.push_back(t);
   return m;
 }
 

@@ -72,6 +72,16 @@ Model random_model(std::uint64_t seed, bool poles = true) {
   m.sources[2].hard = true;
   for (std::int64_t i = 0; i < 70; i += 9)
     fdtd::test::add_probe(m, "p" + std::to_string(i), {{kEz, {i, (i * 7) % 45, (i * 5) % 38}}, {kHx, {69 - i, i % 45, 3}}});
+  if (poles) {  // and a TFSF box (the fused sweep takes neither)
+    TfsfSpec t;
+    t.box = {{12, 6, 4}, {55, 37, 29}};
+    t.axis = 0;
+    t.dir = 1;
+    t.component = kEz;
+    t.waveform = w;
+    t.amplitude = 0.5;
+    m.tfsf.push_back(t);
+  }
   return m;
 }
 
@@ -343,6 +353,7 @@ TEST(FdtdGpuKernels, HostRoundTripsAreExact) {
       s.engine().download_polarisation(slot, which, c, pol);
       t.engine().upload_polarisation(slot, which, c, pol);
     }
+  *t.tfsf() = *s.tfsf();  // the 1D incident grid (host state)
   t.set_step(s.steps());
   for (int n = 0; n < 10; ++n) {
     s.step();
