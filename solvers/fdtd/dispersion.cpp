@@ -89,6 +89,7 @@ DispersionSetup dispersion_setup(const Model& m, const LocalDomain& dom, int uni
     s.box.hi[a] = std::clamp<std::int64_t>(global.hi[a] - dom.offset[a], 0, dom.n[a]);
     if (s.box.hi[a] < s.box.lo[a]) s.box.hi[a] = s.box.lo[a];
   }
+  s.io_box = s.box;
   const MaterialTable t = material_table(m);
   if (uniform_material >= 0) {
     const auto u = static_cast<std::size_t>(uniform_material);

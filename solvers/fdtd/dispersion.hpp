@@ -93,7 +93,8 @@ TESSERA_HD std::int64_t dispersion_index(const DispersionView& v, std::int64_t i
 // What an engine needs: the local box, the table (indexed like the material table), which
 // slots keep P, and the slot count.
 struct DispersionSetup {
-  Box box;
+  Box box;     // the arrays' cells (empty on a rank without dispersive cells)
+  Box io_box;  // this rank's part of the global bounds (checkpoints cover these)
   std::vector<DispersiveMaterial> table;
   int slots = 0;
   std::array<bool, kMaxPoles> lorentz{};

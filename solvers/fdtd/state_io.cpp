@@ -110,11 +110,12 @@ void write_state(io::CheckpointWriter& out, Stepper& stepper) {
   const auto pol = polarisation_arrays(m);
   if (!pol.empty()) {
     const io::Group g = root.create_group("dispersion");
-    const io::Box3 box = dispersion_box3(m, stepper.dispersion_box(), d);
-    std::vector<float> host(static_cast<std::size_t>(box.volume()));
+    const io::Box3 box = dispersion_box3(m, stepper.dispersion_io_box(), d);
+    const bool arrays = !stepper.dispersion_box().empty();
+    std::vector<float> host(static_cast<std::size_t>(box.volume()), 0.0f);
     for (const auto& [slot, which] : pol)
       for (int c = 0; c < 3; ++c) {
-        engine.download_polarisation(slot, which, c, host);
+        if (arrays) engine.download_polarisation(slot, which, c, host);
         io::write_units(io::write_3d_checked<float>(g, polarisation_name(slot, which, c), host, box,
                                                     io::Strided3::dense(box.size)),
                         which == 0 ? "A/m^2" : "C/m^2");
@@ -177,13 +178,14 @@ void read_state(io::CheckpointReader& in, Stepper& stepper) {
   }
   const auto pol = polarisation_arrays(m);
   if (!pol.empty()) {
-    const io::Box3 box = dispersion_box3(m, stepper.dispersion_box(), d);
+    const io::Box3 box = dispersion_box3(m, stepper.dispersion_io_box(), d);
+    const bool arrays = !stepper.dispersion_box().empty();
     std::vector<float> host(static_cast<std::size_t>(box.volume()));
     for (const auto& [slot, which] : pol)
       for (int c = 0; c < 3; ++c) {
         io::read_3d_checked<float>(root, "dispersion/" + polarisation_name(slot, which, c), host, box,
                                    io::Strided3::dense(box.size));
-        engine.upload_polarisation(slot, which, c, host);
+        if (arrays) engine.upload_polarisation(slot, which, c, host);
       }
   }
   if (Tfsf* t = stepper.tfsf())

@@ -58,6 +58,7 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   const DispersionSetup disp =
       dispersion_setup(model_, domain_, uniform ? int(index[static_cast<std::size_t>(layout.at(0, 0, 0))]) : -1);
   dispersion_box_ = disp.box;
+  dispersion_io_box_ = disp.io_box;
   engine_->set_dispersion(disp);
 
   // The TFSF box: the 1D incident grid and this rank's corrections.

@@ -60,6 +60,9 @@ class Stepper {
   const std::vector<CpmlSlab>& slabs() const { return slabs_; }
   // Local cells of the J / P arrays (dispersion.hpp); empty without dispersive materials here.
   const Box& dispersion_box() const { return dispersion_box_; }
+  // This rank's part of the global dispersive bounds (what its checkpoint part covers: the
+  // arrays' box, or zeros where a uniform rank holds no dispersive cell and so no arrays).
+  const Box& dispersion_io_box() const { return dispersion_io_box_; }
   // Whether step() runs the fused sweep (fdtd.sweep), and why or why not, for the run log.
   bool fused() const { return fused_; }
   const std::string& sweep_reason() const { return sweep_reason_; }
@@ -79,7 +82,7 @@ class Stepper {
   std::unique_ptr<Engine> engine_;
   std::unique_ptr<Ghosts> ghosts_;
   std::vector<CpmlSlab> slabs_;
-  Box dispersion_box_;
+  Box dispersion_box_, dispersion_io_box_;
   SplitBoxes h_split_, e_split_;
   std::vector<int> pec_axes_;  // axes whose low wall this rank holds (non-periodic)
   bool fused_ = false;

@@ -66,6 +66,9 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
   float hx_m = hx[c - plane], hy_m = hy[c - plane];
   Material m = table[0];
   int mi = 0;
+  // The poles of a uniform rank's material, loaded once (the table is small and read-only).
+  DispersiveMaterial dmu;
+  if (kDisp && kUniform) dmu = disp.table[0];
   for (int kk = k0; kk < k1; ++kk, c += plane) {
     if (!kUniform) {
       mi = mat[c];
@@ -77,7 +80,7 @@ __global__ void __launch_bounds__(kBlockX* kBlockY)
     float ny = curl_step_e(ey0, m.ca, m.cbz, hx_c, hx_m, m.cbx, hz_c, hz[c - 1]);
     float nz = curl_step_e(ez0, m.ca, m.cbx, hy_c, hy[c - 1], m.cby, hx_c, hx[c - pitch]);
     if (kDisp) {
-      const DispersiveMaterial& dm = disp.table[mi];
+      const DispersiveMaterial& dm = kUniform ? dmu : disp.table[mi];
       const std::int64_t d = dm.npoles > 0 ? dispersion_index(disp, i, j, kk) : -1;
       if (d >= 0) {
         nx = dispersive_e(ex0, nx, dm, disp, 0, d);

@@ -1,6 +1,8 @@
 // The fdtd solver under the run loop: outputs (per-step HDF5 files at global size, strided
 // planes, the XDMF series), probes.h5 (probe samples and energy), and restart from a
-// checkpoint on another rank grid equal to the uninterrupted run bit for bit.
+// checkpoint on another rank grid equal to the uninterrupted run bit for bit (the glass sphere is
+// dispersive: on 4 ranks one holds only vacuum inside the dispersive bounds, whose checkpoint
+// part is zeros).
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -60,6 +62,10 @@ kappa_max = 2.0
 name = "glass"
 eps_r = 4.0
 sigma = 0.5
+drude_frequency = [2e10]
+drude_damping = [1e9]
+lorentz_delta_eps = [1.0]
+lorentz_frequency = [3e10]
 [[fdtd.geometry]]
 shape = "sphere"
 material = "glass"
