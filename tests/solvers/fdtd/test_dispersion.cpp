@@ -105,7 +105,7 @@ double two_pi() { return 2 * kPi; }
 // A Drude metal (eps_inf 1, f_p 5 GHz, gamma 0.5 GHz) fills z >= 17.5 mm through the CPML at
 // the far end: a half-space. Over 3-7 GHz (across f_p: R from 0.78 down to 0.03) the measured
 // reflectance must be within 2% (relative) of |(1 - n)/(1 + n)|^2, n^2 = 1 - f_p^2/(f^2 + i f gamma):
-// measured 2.7e-3 (the scheme's eps differs from the continuum's by O((w dt)^2), 4e-4 here;
+// measured 2.7e-3 (the scheme's eps differs from the continuum's by (w dt)^2 / 24 in W, 4e-5 here;
 // the rest is the Yee interface and what the CPML inside the metal returns). A scheme without
 // the currents (a plain vacuum) gives R = 0, a wrong sign of J or a wrong plasma frequency
 // (a factor 2 pi) misses by far more than 2%.
