@@ -5,6 +5,7 @@
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "core/log.hpp"
+#include "solvers/fdtd/dispersion.hpp"
 #include "solvers/fdtd/state_io.hpp"
 
 namespace tessera::fdtd {
@@ -48,6 +49,18 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
             face_name(model_.faces[2][0]), face_name(model_.faces[2][1]), dims[0], dims[1], dims[2], domain.n[0],
             domain.n[1], domain.n[2]);
   log::info("fdtd: rank 0's sweep: {}", stepper_->sweep_reason());
+  // Dispersive materials and the TFSF box: what they cost and where they act.
+  std::size_t dispersive = 0;
+  for (const MaterialSpec& mat : model_.materials) dispersive += mat.dispersive() ? 1 : 0;
+  if (dispersive > 0) {
+    const Box b = dispersive_bounds(model_);
+    log::info("fdtd: {} dispersive material(s); J/P arrays over cells [{}, {}) x [{}, {}) x [{}, {}), {} bytes per cell",
+              dispersive, b.lo[0], b.hi[0], b.lo[1], b.hi[1], b.lo[2], b.hi[2], dispersion_bytes_per_cell(model_));
+  }
+  for (const TfsfSpec& t : model_.tfsf)
+    log::info("fdtd: tfsf box, node planes [{}, {}] x [{}, {}] x [{}, {}], incident {} along {}{}", t.box.lo[0],
+              t.box.hi[0], t.box.lo[1], t.box.hi[1], t.box.lo[2], t.box.hi[2], kComponentName[t.component],
+              t.dir > 0 ? "+" : "-", char('x' + t.axis));
 }
 
 void FdtdSolver::initialize() { probes_->start(); }
