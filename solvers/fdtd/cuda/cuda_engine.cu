@@ -295,7 +295,9 @@ __global__ void tfsf_terms(FieldPtrs f, const TfsfTerm* __restrict__ terms, int 
   const int t = int(blockIdx.x) * blockDim.x + threadIdx.x;
   if (t >= n) return;
   const TfsfTerm x = terms[t];
-  float* a = x.component < 3 ? f.e[x.component] : f.h[x.component - 3];
+  // Selected, not indexed: a dynamic index into the parameter struct would copy it to the stack.
+  const int c = x.component;
+  float* a = c == 0 ? f.e[0] : c == 1 ? f.e[1] : c == 2 ? f.e[2] : c == 3 ? f.h[0] : c == 4 ? f.h[1] : f.h[2];
   float v = tfsf_step(a[x.index], x.w0, inc[x.u0]);
   if (x.u1 >= 0) v = tfsf_step(v, x.w1, inc[x.u1]);
   a[x.index] = v;
