@@ -9,10 +9,10 @@
 #include "solvers/fdtd/cuda/cuda_engine.hpp"
 
 namespace tessera::fdtd {
+using namespace cuda_detail;
 namespace {
 
 constexpr int kBlockX = 32, kBlockY = 8;  // bulk kernels: one warp per x row segment
-constexpr int kThreads = 256;             // 1D kernels
 constexpr int kEnergyBlocks = 1024;       // fixed, so the sum order is the same every call
 constexpr int kMaxColumn = 16;            // longest z column per thread
 
@@ -290,19 +290,6 @@ __global__ void sheet_cells(float* e, const MaterialIndex* mat, const Material* 
   e[c] = sheet_step(e[c], axis == 0 ? m.cbx : axis == 1 ? m.cby : m.cbz, k);
 }
 
-// TFSF corrections: one thread per term (each node once per list).
-__global__ void tfsf_terms(FieldPtrs f, const TfsfTerm* __restrict__ terms, int n, const float* __restrict__ inc) {
-  const int t = int(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (t >= n) return;
-  const TfsfTerm x = terms[t];
-  // Selected, not indexed: a dynamic index into the parameter struct would copy it to the stack.
-  const int c = x.component;
-  float* a = c == 0 ? f.e[0] : c == 1 ? f.e[1] : c == 2 ? f.e[2] : c == 3 ? f.h[0] : c == 4 ? f.h[1] : f.h[2];
-  float v = tfsf_step(a[x.index], x.w0, inc[x.u0]);
-  if (x.u1 >= 0) v = tfsf_step(v, x.w1, inc[x.u1]);
-  a[x.index] = v;
-}
-
 constexpr int kDftBatch = 32;       // steps per accumulation kernel, at most
 constexpr std::int64_t kDftSampleBytes = std::int64_t(1) << 28;  // per region: a plane batches fully, a volume less
 constexpr int kDftFreqChunk = 32;   // frequencies whose batch phasors sit in shared memory at once
@@ -354,6 +341,10 @@ __global__ void __launch_bounds__(kThreads)
   }
 }
 
+}  // namespace
+
+namespace cuda_detail {
+
 unsigned blocks_for(std::int64_t n) { return static_cast<unsigned>((n + kThreads - 1) / kThreads); }
 
 // Host <-> device copies ordered on the compute stream and complete on return. (A plain
@@ -371,14 +362,7 @@ void to_host(void* dst, const void* src, std::size_t bytes, stream_t s) {
   TESSERA_CUDA_CHECK(cudaStreamSynchronize(s));
 }
 
-template <class T>
-void upload_vector(DeviceBuffer<T>& dst, const std::vector<T>& src, stream_t s) {
-  TESSERA_CUDA_CHECK(cudaStreamSynchronize(s));  // the old buffer may still be in use
-  dst = DeviceBuffer<T>(src.size());
-  to_device(dst.data(), src.data(), src.size() * sizeof(T), s);
-}
-
-}  // namespace
+}  // namespace cuda_detail
 
 CudaEngine::CudaEngine(const LocalDomain& domain, const HCoeffs& ch) : Engine(domain, ch) {
   const auto n = static_cast<std::size_t>(allocation_elements(layout_));
@@ -670,63 +654,6 @@ void CudaEngine::add_sheet(int component, int axis, std::int64_t layer, float k)
                                                             table_.data(), uniform_, axis, k, layout_,
                                                             box_args(plane));
   TESSERA_CUDA_CHECK_LAUNCH();
-}
-
-void CudaEngine::set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) {
-  upload_vector(tfsf_[0], std::vector<TfsfTerm>(h_terms.begin(), h_terms.end()), compute_);
-  upload_vector(tfsf_[1], std::vector<TfsfTerm>(e_terms.begin(), e_terms.end()), compute_);
-}
-
-void CudaEngine::apply_tfsf(bool electric, std::span<const float> inc) {
-  const DeviceBuffer<TfsfTerm>& terms = tfsf_[electric ? 1 : 0];
-  if (terms.empty()) return;
-  if (tfsf_inc_.size() != inc.size()) {
-    compute_.synchronize();
-    tfsf_inc_ = DeviceBuffer<float>(inc.size());
-  }
-  // Synchronous (to_device): the host array changes at the next half step. A few KiB per half step.
-  to_device(tfsf_inc_.data(), inc.data(), inc.size_bytes(), compute_);
-  const int n = static_cast<int>(terms.size());
-  tfsf_terms<<<blocks_for(n), kThreads, 0, compute_>>>(view().f, terms.data(), n, tfsf_inc_.data());
-  TESSERA_CUDA_CHECK_LAUNCH();
-}
-
-void CudaEngine::set_dispersion(const DispersionSetup& setup) {
-  compute_.synchronize();
-  disp_ = DispersionView{};
-  for (auto& slot : pol_)
-    for (auto& a : slot) a = DeviceBuffer<float>();
-  if (!setup.active()) return;
-  const auto cells = static_cast<std::size_t>(setup.box.cells());
-  for (int s = 0; s < setup.slots; ++s)
-    for (int c = 0; c < 3; ++c)
-      for (int which = 0; which < (setup.lorentz[static_cast<std::size_t>(s)] ? 2 : 1); ++which) {
-        DeviceBuffer<float>& a = pol_[static_cast<std::size_t>(which * kMaxPoles + s)][static_cast<std::size_t>(c)];
-        a = DeviceBuffer<float>(cells);
-        TESSERA_CUDA_CHECK(cudaMemsetAsync(a.data(), 0, a.bytes(), compute_));
-        (which == 0 ? disp_.j : disp_.p)[s][c] = a.data();
-      }
-  upload_vector(disp_table_, setup.table, compute_);
-  disp_.table = disp_table_.data();
-  disp_.box = setup.box;
-}
-
-DeviceBuffer<float>& CudaEngine::polarisation(int slot, int which, int comp) {
-  if (slot < 0 || slot >= kMaxPoles || which < 0 || which > 1 || comp < 0 || comp > 2)
-    throw std::logic_error("CudaEngine::polarisation: no such array");
-  return pol_[static_cast<std::size_t>(which * kMaxPoles + slot)][static_cast<std::size_t>(comp)];
-}
-
-void CudaEngine::download_polarisation(int slot, int which, int comp, std::span<float> host) {
-  DeviceBuffer<float>& a = polarisation(slot, which, comp);
-  if (host.size() != a.size()) throw std::logic_error("CudaEngine::download_polarisation: size mismatch");
-  to_host(host.data(), a.data(), a.bytes(), compute_);
-}
-
-void CudaEngine::upload_polarisation(int slot, int which, int comp, std::span<const float> host) {
-  DeviceBuffer<float>& a = polarisation(slot, which, comp);
-  if (host.size() != a.size()) throw std::logic_error("CudaEngine::upload_polarisation: size mismatch");
-  to_device(a.data(), host.data(), a.bytes(), compute_);
 }
 
 int CudaEngine::add_dft(const DftRegion& r) {

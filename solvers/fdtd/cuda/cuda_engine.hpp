@@ -9,10 +9,27 @@
 #include <vector>
 
 #include "core/buffer.hpp"
+#include "core/cuda_check.hpp"
 #include "core/stream.hpp"
 #include "solvers/fdtd/backend.hpp"
 
 namespace tessera::fdtd {
+
+// Helpers of the engine's .cu files (defined in cuda_engine.cu).
+namespace cuda_detail {
+inline constexpr int kThreads = 256;  // 1D kernels
+unsigned blocks_for(std::int64_t n);
+// Host <-> device copies ordered on the stream and complete on return.
+void to_device(void* dst, const void* src, std::size_t bytes, stream_t s);
+void to_host(void* dst, const void* src, std::size_t bytes, stream_t s);
+// dst <- a new device copy of src (after the stream's queued work, which may still use dst).
+template <class T>
+void upload_vector(DeviceBuffer<T>& dst, const std::vector<T>& src, stream_t s) {
+  TESSERA_CUDA_CHECK(cudaStreamSynchronize(s));
+  dst = DeviceBuffer<T>(src.size());
+  to_device(dst.data(), src.data(), src.size() * sizeof(T), s);
+}
+}  // namespace cuda_detail
 
 // What kernels need to address the fields (device pointers).
 struct DeviceView {
