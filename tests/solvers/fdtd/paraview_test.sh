@@ -19,12 +19,16 @@ fi
 unset PYTHONHOME PYTHONPATH
 script=$(dirname "$0")/paraview_check.py
 rc=0
+log=$(mktemp)
 for attempt in 1 2; do
-  "$xvfb" -a -s "-screen 0 1024x768x24" "$pv" "$script" "$out" "$png"
+  "$xvfb" -a -s "-screen 0 1024x768x24" "$pv" "$script" "$out" "$png" > "$log" 2>&1
   rc=$?
-  # A failed check exits 1; only a crash (a signal: the X server went away or never came up,
-  # as when two xvfb-run -a race for one display number) is tried once more.
-  [ "$rc" -lt 128 ] && exit "$rc"
-  echo "pvpython ended with code $rc (a signal: the virtual X server?); attempt $attempt of 2"
+  cat "$log"
+  # A failed check exits 1; only a lost X server (a signal, or VTK's "bad X server
+  # connection" abort, which ParaView's handler turns into an ordinary exit code: as when two
+  # xvfb-run -a race for one display number) is tried once more.
+  if [ "$rc" -lt 128 ] && ! grep -q "bad X server connection" "$log"; then rm -f "$log"; exit "$rc"; fi
+  echo "pvpython ended with code $rc (the virtual X server?); attempt $attempt of 2"
 done
+rm -f "$log"
 exit "$rc"
