@@ -62,10 +62,18 @@ struct HaloExchange::Impl {
     std::size_t offset = 0, bytes = 0;
     int peer = MPI_PROC_NULL, tag = 0;
   };
+  // A message from this rank to itself (one rank along a periodic axis) skips the transport:
+  // packed at begin() like any other, and at finish() unpacked straight from the send buffer
+  // (device memory: no copy, no host wait) or copied across first (host memory).
+  struct SelfCopy {
+    std::size_t from = 0, to = 0, bytes = 0;  // in the send and receive buffers
+    detail::HaloBox recv;                     // the ghost box it fills
+  };
   // Transfers started together: all six faces (faces mode) or one axis (corners mode).
   struct Phase {
     std::vector<Transfer> sends, recvs;
-    std::vector<Message> send_messages, recv_messages;
+    std::vector<Message> send_messages, recv_messages;  // to and from other ranks
+    std::vector<SelfCopy> self_copies;
   };
 
   const CartDecomposition* decomp = nullptr;
@@ -173,10 +181,29 @@ struct HaloExchange::Impl {
       send_base = host_send.data();
       recv_base = host_recv.data();
     }
+    const int me = decomp->rank_of(decomp->coords());
     for (Phase& ph : phases) {
-      for (const Transfer& t : ph.sends) ph.send_messages.push_back({send_base + t.offset, t.bytes, t.peer, t.tag});
-      for (const Transfer& t : ph.recvs) ph.recv_messages.push_back({recv_base + t.offset, t.bytes, t.peer, t.tag});
+      for (const Transfer& t : ph.sends) {
+        if (t.peer != me) {
+          ph.send_messages.push_back({send_base + t.offset, t.bytes, t.peer, t.tag});
+          continue;
+        }
+        // Its receive is the one with the same tag (a tag names an axis and a direction).
+        const auto r = std::find_if(ph.recvs.begin(), ph.recvs.end(),
+                                    [&](const Transfer& x) { return x.peer == me && x.tag == t.tag; });
+        if (r == ph.recvs.end() || r->bytes != t.bytes)
+          throw std::logic_error("HaloExchange: a message to this rank itself has no matching receive");
+        ph.self_copies.push_back({t.offset, r->offset, t.bytes, r->box});
+      }
+      for (const Transfer& t : ph.recvs)
+        if (t.peer != me) ph.recv_messages.push_back({recv_base + t.offset, t.bytes, t.peer, t.tag});
     }
+    // In device memory a self message unpacks from the send buffer (complete_phase).
+    if (memory == Memory::device)
+      for (Phase& ph : phases)
+        ph.recvs.erase(
+            std::remove_if(ph.recvs.begin(), ph.recvs.end(), [&](const Transfer& t) { return t.peer == me; }),
+            ph.recvs.end());
   }
 
   void pack(const Transfer& t, stream_t stream) {
@@ -199,6 +226,8 @@ struct HaloExchange::Impl {
 
   void start_phase(Phase& ph, stream_t stream) {
     for (const Transfer& t : ph.sends) pack(t, stream);
+    if (memory == Memory::host)
+      for (const SelfCopy& c : ph.self_copies) std::copy_n(send_base + c.from, c.bytes, recv_base + c.to);
     phase_stream = stream;
     if (!ph.send_messages.empty() || !ph.recv_messages.empty())
       pending = transport->start(ph.send_messages, ph.recv_messages, stream);
@@ -211,12 +240,17 @@ struct HaloExchange::Impl {
     }
 #if defined(TESSERA_HAVE_CUDA)
     // Received data is ordered on the stream given to start(); unpack may run on another.
-    if (memory == Memory::device && stream != phase_stream && !ph.recvs.empty()) {
+    if (memory == Memory::device && stream != phase_stream && !(ph.recvs.empty() && ph.self_copies.empty())) {
       TESSERA_CUDA_CHECK(cudaEventRecord(received, phase_stream));
       TESSERA_CUDA_CHECK(cudaStreamWaitEvent(stream, received, 0));
     }
 #endif
     for (const Transfer& t : ph.recvs) unpack(t, stream);
+#if defined(TESSERA_HAVE_CUDA)
+    if (memory == Memory::device)
+      for (const SelfCopy& c : ph.self_copies)
+        detail::unpack_device(geo, c.recv, current.data(), fields, send_base + c.from, stream);
+#endif
   }
 };
 

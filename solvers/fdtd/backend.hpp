@@ -142,19 +142,28 @@ class Engine {
   // ---- the fused sweep (optional) ----
   // update_fused: H and then E over the whole local box in one pass, bitwise what update_h
   // and update_e over it give, reading the current copy of the fields and writing a second
-  // one, which becomes current (base() changes). Valid only where no ghost layer changes
-  // within a step (every face a PEC wall: no neighbour rank, no periodic wrap, no CPML).
+  // one, which becomes current (base() changes); the copy it read stays intact until the next
+  // sweep ("previous" below). On a side with a neighbour (domain().neighbour) it recomputes
+  // the new H of the low ghost layer from the ghosts that HalfStep::fused fills; at a wall the
+  // ghost is read as it is. Nothing may act between the H and the E update: no TFSF box, no
+  // dispersive materials, and CPML only through the two repairs below.
   // enable_fused allocates the second copy; false, with `why`, where the engine cannot.
   virtual bool enable_fused(std::string& why) {
     why = "this engine has no fused sweep";
     return false;
   }
   virtual void update_fused() { throw std::logic_error("update_fused without enable_fused"); }
+  // CPML after a fused sweep. fused_cpml_h(slab): cpml_h's correction of the new H, with
+  // E(n) read from the previous copy. fused_restore_e(box): E(n) back into `box` from the
+  // previous copy, so that update_e and cpml_e can redo the cells whose E read uncorrected H.
+  virtual void fused_cpml_h(int) { throw std::logic_error("fused_cpml_h without enable_fused"); }
+  virtual void fused_restore_e(const Box&) { throw std::logic_error("fused_restore_e without enable_fused"); }
 
   // ---- ordering ----
   virtual stream_t compute_stream() const { return nullptr; }
   virtual stream_t halo_stream() const { return nullptr; }
   virtual void halo_after_compute() {}
+  virtual void compute_after_halo() {}  // compute work queued next waits for the halo stream
   virtual void synchronize() {}
 
  protected:

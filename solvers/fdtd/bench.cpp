@@ -189,6 +189,15 @@ void bench_size(BenchRun& b, std::int64_t n) {
     const double t = single(time_local(s->engine(), repeat, [&] { s->step(); }));
     b.row(fmt::format("step cpml {} (6 faces)", s->model().cpml.thickness), cells, t,
           fmt::format("CPML overhead {:+.1f}% over pec", 100 * (t / t_pec - 1)), cube(n));
+    if (b.backend == Backend::cuda) {
+      // The fused sweep, then the slabs' E redone (Stepper::repair_cpml).
+      auto f = single_rank_stepper(bench_model(n, true, false, Sweep::fused), b.backend);
+      const double tf = single(time_local(f->engine(), repeat, [&] { f->step(); }));
+      b.row(fmt::format("step cpml {} (6 faces) fused", f->model().cpml.thickness), cells, tf,
+            fmt::format("fused sweep + CPML repair, {:.2f}x the split cpml step; overhead {:+.1f}% over pec split",
+                        t / tf, 100 * (tf / t_pec - 1)),
+            cube(n));
+    }
   }
   // A Drude metal in every cell (f_p 20 GHz, gamma 1 GHz: stable at courant 0.99 with 1 mm
   // cells): the E update also reads and writes J of each component (issue 22's budget: 1.5x
@@ -258,11 +267,14 @@ void bench_size(BenchRun& b, std::int64_t n) {
 void bench_weak(BenchRun& b, std::int64_t n) {
   const int repeat = std::max(1, b.o.repeat);
   const int p = b.ctx.size();
-  // Baseline: one rank alone on the same local grid, no exchange (pec faces).
-  double t1 = 0;
-  {
-    auto s = single_rank_stepper(bench_model(n, false, false), b.backend);
-    t1 = comm::allreduce(b.ctx, time_local(s->engine(), repeat, [&] { s->step(); }), comm::Op::max);
+  // Baselines: one rank alone on the same local grid, no exchange (pec faces), split and (on
+  // the GPU) fused.
+  const std::vector<Sweep> sweeps =
+      b.backend == Backend::cuda ? std::vector<Sweep>{Sweep::split, Sweep::fused} : std::vector<Sweep>{Sweep::split};
+  std::vector<double> t1;
+  for (const Sweep sweep : sweeps) {
+    auto s = single_rank_stepper(bench_model(n, false, false, sweep), b.backend);
+    t1.push_back(comm::allreduce(b.ctx, time_local(s->engine(), repeat, [&] { s->step(); }), comm::Op::max));
   }
   std::vector<std::string> kinds;
   if (b.backend == Backend::cpu) kinds = {"auto"};
@@ -287,14 +299,33 @@ void bench_weak(BenchRun& b, std::int64_t n) {
     }
     comm::CartDecomposition decomp(b.ctx, m.cells, dims, {true, true, true});
     const LocalDomain d = local_domain(decomp);
-    auto engine = make_engine(b.backend, d, h_coefficients(m));
-    auto ghosts = make_halo_ghosts(decomp, *tr, engine->layout());
-    Stepper s(m, d, std::move(engine), std::move(ghosts));
-    const double t = time_collective(b.ctx, s.engine(), repeat, [&] { s.step(); });
-    b.row(fmt::format("weak {} P={}", comm::to_string(tr->kind()), p), n * n * n, t,
-          fmt::format("periodic {}x{}x{} ranks, halo overlapped; efficiency {:.1f}% of one rank alone ({:.3f} ms)",
-                      dims[0], dims[1], dims[2], 100 * t1 / t, 1e3 * t1),
-          fmt::format("{}/rank", cube(n)));
+    for (std::size_t v = 0; v < sweeps.size(); ++v) {
+      const bool fused = sweeps[v] == Sweep::fused;
+      m.sweep = sweeps[v];
+      auto engine = make_engine(b.backend, d, h_coefficients(m));
+      auto ghosts = make_halo_ghosts(decomp, *tr, engine->layout());
+      Stepper s(m, d, std::move(engine), std::move(ghosts));
+      const double t = time_collective(b.ctx, s.engine(), repeat, [&] { s.step(); });
+      const std::string name = fmt::format("weak {} P={}{}", comm::to_string(tr->kind()), p, fused ? " fused" : "");
+      b.row(name, n * n * n, t,
+            fmt::format("periodic {}x{}x{} ranks, {}; efficiency {:.1f}% of one rank alone ({:.3f} ms)", dims[0],
+                        dims[1], dims[2],
+                        fused ? "one exchange (E with edges, H), then the fused sweep" : "halo overlapped",
+                        100 * t1[v] / t, 1e3 * t1[v]),
+            fmt::format("{}/rank", cube(n)));
+      if (!fused) continue;
+      // The exchange alone: what the fused step pays for its neighbours (not overlapped).
+      Engine& e = s.engine();
+      auto alone = make_halo_ghosts(decomp, *tr, e.layout());
+      const double t_x = time_collective(b.ctx, e, repeat, [&] {
+        e.halo_after_compute();
+        alone->begin(HalfStep::fused, e);
+        alone->finish(HalfStep::fused, e);
+      });
+      b.row(name + ", exchange alone", n * n * n, t_x,
+            fmt::format("the fused step's ghost exchange: {:.1f}% of the step", 100 * t_x / t),
+            fmt::format("{}/rank", cube(n)));
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "comm/cart.hpp"
+#include "comm/collectives.hpp"
 #include "comm/halo.hpp"
 #include "comm/transport.hpp"
 
@@ -16,8 +17,9 @@ std::array<int, 2> tangential(int axis, int first) { return {first + (axis + 1) 
 
 class HaloGhosts final : public Ghosts {
  public:
-  HaloGhosts(const comm::CartDecomposition& decomp, comm::Transport& transport, const Layout& layout) {
-    comm::HaloLayout hl;
+  HaloGhosts(const comm::CartDecomposition& decomp, comm::Transport& transport, const Layout& layout)
+      : decomp_(decomp), transport_(transport) {
+    comm::HaloLayout& hl = layout_;
     hl.n = decomp.local_size();
     hl.ghost = 1;
     hl.pitch = layout.pitch;
@@ -37,10 +39,17 @@ class HaloGhosts final : public Ghosts {
         late_[side][a] = decomp.neighbor(a, side) != MPI_PROC_NULL && !self_[a];
         sends_[side][a] = decomp.neighbor(a, 1 - side) != MPI_PROC_NULL && !self_[a];
       }
+      // Every rank of a decomposition with more than one rank or a periodic axis has a ghost
+      // that some exchange fills: the same answer everywhere, so the fused set-up is collective.
+      exchanges_ = exchanges_ || decomp.dims()[a] > 1 || decomp.periodic()[a];
     }
   }
 
   void begin(HalfStep which, Engine& engine) override {
+    if (which == HalfStep::fused) {
+      begin_fused(engine);
+      return;
+    }
     const bool e = which == HalfStep::e_for_h;
     auto& exchanges = e ? e_ : h_;
     // Self-wraps first, in order on the compute stream: the update that follows reads them.
@@ -56,14 +65,51 @@ class HaloGhosts final : public Ghosts {
   }
 
   void finish(HalfStep which, Engine& engine) override {
+    if (which == HalfStep::fused) {
+      finish_fused(engine);
+      return;
+    }
     auto& exchanges = which == HalfStep::e_for_h ? e_ : h_;
     for (int a = 0; a < 3; ++a)
       if (remote(side_of(which), a)) exchanges[a]->finish(engine.compute_stream());
   }
 
-  std::array<bool, 3> filled_late(HalfStep which) const override { return late_[side_of(which)]; }
+  std::array<bool, 3> filled_late(HalfStep which) const override {
+    if (which == HalfStep::fused) return {false, false, false};  // the fused sweep waits for all
+    return late_[side_of(which)];
+  }
+
+  bool on_every_rank(bool mine) override {
+    return comm::allreduce(decomp_.context(), mine ? 1 : 0, comm::Op::min) == 1;
+  }
 
  private:
+  // Before the fused sweep, on the halo stream: E (all three components, both sides, edges
+  // too) in corners mode, since the recomputed H of a low ghost cell reads E at +1 along the other axes,
+  // which may lie in another ghost layer; then the tangential H of the low layers, as for the
+  // E update (not both at once: their messages share tags).
+  void begin_fused(Engine& engine) {
+    if (!exchanges_) return;
+    if (!fused_e_) {  // collective: every rank steps the same sweep (Stepper::choose_sweep)
+      comm::HaloOptions opt;
+      opt.corners = true;
+      fused_e_ = std::make_unique<comm::HaloExchange>(decomp_, transport_, layout_, 3, opt);
+    }
+    const std::array<void*, 3> e{engine.base(0), engine.base(1), engine.base(2)};
+    fused_e_->begin(e, engine.halo_stream());
+  }
+
+  void finish_fused(Engine& engine) {
+    if (!exchanges_) return;
+    fused_e_->finish(engine.halo_stream());
+    const auto h_moves = [&](int a) { return self_[a] || remote(0, a); };
+    for (int a = 0; a < 3; ++a)
+      if (h_moves(a)) h_[a]->begin(fields(engine, a, false), engine.halo_stream());
+    for (int a = 0; a < 3; ++a)
+      if (h_moves(a)) h_[a]->finish(engine.halo_stream());
+    engine.compute_after_halo();
+  }
+
   // E ghosts are read on the high side (H reads E at +1), H ghosts on the low side.
   static int side_of(HalfStep which) { return which == HalfStep::e_for_h ? 1 : 0; }
   bool remote(int side, int a) const { return late_[side][a] || sends_[side][a]; }
@@ -72,7 +118,12 @@ class HaloGhosts final : public Ghosts {
     return {engine.base(comps[0]), engine.base(comps[1])};
   }
 
+  const comm::CartDecomposition& decomp_;
+  comm::Transport& transport_;
+  comm::HaloLayout layout_;
   std::array<std::unique_ptr<comm::HaloExchange>, 3> e_, h_;
+  std::unique_ptr<comm::HaloExchange> fused_e_;  // made on the first fused step
+  bool exchanges_ = false;
   std::array<bool, 3> self_{};
   std::array<std::array<bool, 3>, 2> late_{};   // [side][axis]: another rank fills this ghost
   std::array<std::array<bool, 3>, 2> sends_{};  // [side][axis]: this rank fills another's
@@ -86,8 +137,15 @@ class LocalGhosts final : public Ghosts {
 
   void finish(HalfStep, Engine&) override {}
   std::array<bool, 3> filled_late(HalfStep) const override { return {false, false, false}; }
+  bool on_every_rank(bool mine) override { return mine; }
 
   void begin(HalfStep which, Engine& engine) override {
+    if (which == HalfStep::fused) {
+      for (const auto& sides : domain_.neighbour)
+        if (sides[0] || sides[1])
+          throw std::logic_error("LocalGhosts: no periodic wrap for the fused sweep (use make_halo_ghosts)");
+      return;
+    }
     const auto& n = domain_.n;
     const bool e = which == HalfStep::e_for_h;
     const int side = e ? 1 : 0;

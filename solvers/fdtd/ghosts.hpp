@@ -2,8 +2,13 @@
 // Ghosts: fills the ghost layers each half step reads, and nothing more.
 //   before the H update: E tangential to each face, in the high ghost layers (H reads E at +1)
 //   before the E update: H tangential to each face, in the low ghost layers (E reads H at -1)
+//   before the fused sweep: all of E in every ghost layer, edges included, and H tangential
+//   in the low ones: the sweep recomputes the new H of the low ghost layers itself (its E
+//   update reads them), which reads E on both sides of those cells
 // begin() starts the transfer after the engine's queued work; finish() completes it; the
-// Stepper updates the interior in between. Ghost layers at non-periodic domain faces are left
+// Stepper updates the interior in between. For HalfStep::fused the transfer runs on the
+// halo stream after what engine.halo_after_compute() last ordered, and finish() orders the
+// compute stream after it. Ghost layers at non-periodic domain faces are left
 // alone (zero: the PEC wall behind a pec or cpml face).
 #include <array>
 #include <memory>
@@ -17,7 +22,7 @@ class Transport;
 
 namespace tessera::fdtd {
 
-enum class HalfStep { e_for_h, h_for_e };
+enum class HalfStep { e_for_h, h_for_e, fused };
 
 class Ghosts {
  public:
@@ -28,6 +33,9 @@ class Ghosts {
   // it wait for the transfer (the Stepper's shell), the others update in between. A periodic
   // axis that this rank spans alone is wrapped within begin() and needs no shell.
   virtual std::array<bool, 3> filled_late(HalfStep which) const = 0;
+  // Whether `mine` holds on every rank that shares these ghosts (collective where there are
+  // several): choices that decide which exchanges run must be the same on all of them.
+  virtual bool on_every_rank(bool mine) = 0;
 };
 
 // Across ranks through comm::HaloExchange: per axis one exchange of the two tangential
@@ -39,7 +47,7 @@ std::unique_ptr<Ghosts> make_halo_ghosts(const comm::CartDecomposition& decomp, 
                                          const Layout& layout);
 
 // One rank without MPI (tests, serial reference): periodic axes wrap by copying within
-// begin(), in host memory only (a cpu engine).
+// begin(), in host memory only (a cpu engine); no periodic axis with the fused sweep.
 std::unique_ptr<Ghosts> make_local_ghosts(const LocalDomain& domain);
 
 // The LocalDomain of this rank of a decomposition.

@@ -2,10 +2,71 @@
 
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "core/error.hpp"
 #include "solvers/fdtd/constants.hpp"
 
 namespace tessera::fdtd {
+
+namespace {
+
+// The cells of `a` outside `b`, as up to six disjoint boxes.
+std::vector<Box> subtract(Box a, const Box& b) {
+  std::vector<Box> out;
+  if (intersect(a, b).empty()) {
+    if (!a.empty()) out.push_back(a);
+    return out;
+  }
+  for (int d = 0; d < 3; ++d) {
+    // Peel off the parts of a below and above b along d; what is left lies within b on d.
+    if (a.lo[d] < b.lo[d]) {
+      Box below = a;
+      below.hi[d] = b.lo[d];
+      out.push_back(below);
+      a.lo[d] = b.lo[d];
+    }
+    if (a.hi[d] > b.hi[d]) {
+      Box above = a;
+      above.lo[d] = b.hi[d];
+      out.push_back(above);
+      a.hi[d] = b.hi[d];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<Box> disjoint_cover(const std::vector<Box>& boxes) {
+  std::vector<Box> cover;
+  for (const Box& b : boxes) {
+    std::vector<Box> parts{b};
+    for (const Box& taken : cover) {
+      std::vector<Box> rest;
+      for (const Box& p : parts)
+        for (const Box& r : subtract(p, taken)) rest.push_back(r);
+      parts = std::move(rest);
+    }
+    for (const Box& p : parts)
+      if (!p.empty()) cover.push_back(p);
+  }
+  return cover;
+}
+
+std::vector<Box> cpml_redo_boxes(const std::vector<CpmlSlab>& slabs, const LocalDomain& domain) {
+  std::vector<Box> reach;
+  const Box global{{0, 0, 0}, domain.global};
+  for (const CpmlSlab& s : slabs) {
+    // E at a cell reads H there and at -1 along each axis: the slab and one more layer on
+    // its high sides (beyond a slab's outer face that layer is outside the grid).
+    Box b = s.global;
+    for (int a = 0; a < 3; ++a) ++b.hi[a];
+    const Box mine = intersect(intersect(b, global), domain.global_box());
+    if (!mine.empty()) reach.push_back(shifted(mine, {-domain.offset[0], -domain.offset[1], -domain.offset[2]}));
+  }
+  return disjoint_cover(reach);
+}
 
 SplitBoxes split_for_overlap(const Index3& n, const std::array<bool, 3>& filled, int side) {
   SplitBoxes s;
@@ -124,29 +185,31 @@ void Stepper::choose_sweep() {
     sweep_reason_ = "split (fdtd.sweep = \"split\")";
     return;
   }
-  // The fused sweep computes H and E without a pause between them, so nothing may change a
-  // ghost layer or an H value in between: only static PEC walls around this rank.
+  // The fused sweep computes H and E without a pause between them. Neighbours and periodic
+  // axes it handles by recomputing the new H of the low ghost layers (one exchange per step),
+  // CPML slabs by redoing their cells' E afterwards (cpml_redo_boxes); an update that acts
+  // between H and E everywhere in a region it cannot take.
   std::string why;
-  bool wraps = false, neighbour = false;
-  for (int a = 0; a < 3; ++a) {
-    wraps = wraps || model_.periodic(a);
-    neighbour = neighbour || domain_.neighbour[a][0] || domain_.neighbour[a][1];
-  }
+  bool able = false;
   if (tfsf_)
     why = "the TFSF box corrects H between the H and E updates";
   else if (!dispersion_box_.empty())
     why = "dispersive materials update J between the H and E updates (their currents J(n+1/2) need H(n+1/2) "
           "done and E(n) intact), which the fused sweep does not do";
-  else if (!slabs_.empty())
-    why = "CPML slabs correct H between the H and E updates";
-  else if (wraps)
-    why = "a periodic axis wraps the ghost layers between the H and E updates";
-  else if (neighbour)
-    why = "the halo exchange fills ghost layers between the H and E updates";
-  else if (engine_->enable_fused(why))
-    fused_ = true;
+  else
+    able = engine_->enable_fused(why);
+  // Every rank the same sweep: the exchanges differ (dispersive cells or device memory may
+  // exist on some ranks only).
+  fused_ = ghosts_->on_every_rank(able);
+  if (able && !fused_) why = "another rank cannot take the fused sweep (dispersive cells or no room for a second copy)";
   if (fused_) {
+    cpml_redo_ = cpml_redo_boxes(slabs_, domain_);
+    std::int64_t redo = 0;
+    for (const Box& b : cpml_redo_) redo += b.cells();
     sweep_reason_ = "fused (H and E in one pass over memory)";
+    if (!slabs_.empty())
+      sweep_reason_ += fmt::format("; the E of {:.1f}% of the cells redone after the CPML H correction",
+                                   100.0 * double(redo) / double(std::max<std::int64_t>(domain_.local().cells(), 1)));
   } else if (model_.sweep == Sweep::fused) {
     throw InputError("fdtd.sweep = \"fused\" is not possible for this run: " + why +
                      " (use sweep = \"auto\" or \"split\")");
@@ -170,7 +233,14 @@ std::vector<Kick> Stepper::kicks_at(std::int64_t n) const {
 void Stepper::step() {
   Engine& e = *engine_;
   if (fused_) {
+    // One exchange, then the sweep. (Sweeping the cells that read no ghost while the ghosts
+    // travel, and a shell after them, measured slower on an H100: the shell's launches cost
+    // more than the exchange they hid, docs/performance.md.)
+    e.halo_after_compute();
+    ghosts_->begin(HalfStep::fused, e);
+    ghosts_->finish(HalfStep::fused, e);
     e.update_fused();
+    if (!slabs_.empty()) repair_cpml();
     finish_step();
     return;
   }
@@ -191,6 +261,22 @@ void Stepper::step() {
   for (const Box& b : e_split_.shell) e.update_e(b);
   for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
   finish_step();
+}
+
+void Stepper::repair_cpml() {
+  // The split step's CPML in the same order: H corrected with E(n) (the copy the sweep read),
+  // then the E of every cell that read a corrected H redone from E(n), then E corrected. The
+  // redone cells on a rank's low face read H ghosts, which must carry the neighbour's
+  // corrections: one more (tangential H) exchange, on every rank alike.
+  Engine& e = *engine_;
+  for (std::size_t s = 0; s < slabs_.size(); ++s) e.fused_cpml_h(static_cast<int>(s));
+  ghosts_->begin(HalfStep::h_for_e, e);
+  ghosts_->finish(HalfStep::h_for_e, e);
+  for (const Box& b : cpml_redo_) {
+    e.fused_restore_e(b);
+    e.update_e(b);
+  }
+  for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
 }
 
 void Stepper::finish_step() {

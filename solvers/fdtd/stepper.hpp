@@ -1,5 +1,6 @@
 #pragma once
-// Stepper: one rank's leapfrog, E(n) H(n-1/2) -> E(n+1) H(n+1/2):
+// Stepper: one rank's leapfrog, E(n) H(n-1/2) -> E(n+1) H(n+1/2), split (below) or fused
+// (choose_sweep: one exchange of the ghosts, then H and E in one pass, then the CPML repair):
 //   1. E ghosts (tangential, high side) begin; H update of the cells that need no ghost;
 //      finish; H update of the boundary shell; CPML H corrections.
 //   2. H ghosts (tangential, low side) begin; E update of the interior; finish; the shell;
@@ -29,6 +30,11 @@ struct SplitBoxes {
 // Cells of the box [0, n) that read a ghost on side `side` of an axis where `filled` says the
 // exchange writes it go to the shell.
 SplitBoxes split_for_overlap(const Index3& n, const std::array<bool, 3>& filled, int side);
+// Disjoint boxes covering the union of `boxes` (each cell once).
+std::vector<Box> disjoint_cover(const std::vector<Box>& boxes);
+// The local cells whose E update reads an H that a CPML slab corrects (the slabs and one
+// layer beyond each on the high sides), as disjoint boxes: what the fused sweep redoes.
+std::vector<Box> cpml_redo_boxes(const std::vector<CpmlSlab>& slabs, const LocalDomain& domain);
 
 class Stepper {
  public:
@@ -87,7 +93,9 @@ class Stepper {
   std::vector<int> pec_axes_;  // axes whose low wall this rank holds (non-periodic)
   bool fused_ = false;
   std::string sweep_reason_;
+  std::vector<Box> cpml_redo_;  // the fused sweep's CPML cells (cpml_redo_boxes)
   void choose_sweep();
+  void repair_cpml();  // after a fused sweep: the CPML corrections, bitwise the split step's
   void finish_step();  // sources, PEC walls, probes after the bulk update
 
   struct LocalSource {

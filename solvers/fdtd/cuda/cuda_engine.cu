@@ -180,6 +180,15 @@ __global__ void cpml_cells(FieldPtrs f, float* __restrict__ psi_a, float* __rest
 
 // ---- small kernels ----
 
+// E of the box's cells from one copy of the fields into the other (fused_restore_e).
+__global__ void copy_cells(FieldPtrs from, FieldPtrs to, Layout l, BoxArgs box) {
+  int i, j, k;
+  std::int64_t flat;
+  if (!plane_cell(box, i, j, k, flat)) return;
+  const std::int64_t c = l.at(i, j, k);
+  for (int p = 0; p < 3; ++p) to.e[p][c] = from.e[p][c];
+}
+
 __global__ void zero_plane(float* a, float* b, Layout l, BoxArgs box) {
   int i, j, k;
   std::int64_t flat;
@@ -287,6 +296,7 @@ CudaEngine::CudaEngine(const LocalDomain& domain, const HCoeffs& ch) : Engine(do
   upload_vector(eps_r_, std::vector<float>{1.0f}, compute_);
   partials_ = DeviceBuffer<double>(2 * kEnergyBlocks);
   TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&ready_, cudaEventDisableTiming));
+  TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&halo_done_, cudaEventDisableTiming));
   int device = 0, sms = 0;
   TESSERA_CUDA_CHECK(cudaGetDevice(&device));
   TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
@@ -296,6 +306,7 @@ CudaEngine::CudaEngine(const LocalDomain& domain, const HCoeffs& ch) : Engine(do
 
 CudaEngine::~CudaEngine() {
   if (ready_) (void)cudaEventDestroy(ready_);
+  if (halo_done_) (void)cudaEventDestroy(halo_done_);
 }
 
 void CudaEngine::set_materials(std::span<const MaterialIndex> index, const MaterialTable& table, bool uniform) {
@@ -427,7 +438,7 @@ bool CudaEngine::enable_fused(std::string& why) {
   try {
     for (int c = 0; c < kComponents; ++c) {
       spare_store_[c] = DeviceBuffer<float>(n);
-      // Zero ghosts: the sweep never writes them, and they stay the PEC walls' zeros.
+      // Zero ghosts: the sweep never writes them, so at a wall they stay the PEC's zeros.
       TESSERA_CUDA_CHECK(cudaMemsetAsync(spare_store_[c].data(), 0, spare_store_[c].bytes(), compute_));
       spare_[c] = spare_store_[c].data() + kLeadPad;
     }
@@ -453,8 +464,12 @@ void CudaEngine::update_fused() {
   if (!spare_[0]) throw std::logic_error("CudaEngine::update_fused without enable_fused");
   const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
   const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
-  launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n,
-                     fused_shape_, compute_);
+  // Sides with a neighbour (a rank, or this one across a periodic axis): the sweep recomputes
+  // the new H of the low ghost layer there instead of reading it.
+  int recompute = 0;
+  for (int a = 0; a < 3; ++a) recompute |= domain_.neighbour[a][0] ? 1 << a : 0;
+  launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.local(),
+                     fused_shape_, recompute, compute_);
   for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
 }
 
@@ -477,7 +492,7 @@ void CudaEngine::update_e_generic(const Box& b) {
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
-void CudaEngine::cpml(int s, bool electric) {
+void CudaEngine::cpml(int s, bool electric, const FieldPtrs& f) {
   SlabState& st = slabs_.at(s);
   const Box& b = st.slab.local;
   if (b.empty()) return;
@@ -490,7 +505,7 @@ void CudaEngine::cpml(int s, bool electric) {
   const BoxArgs args = box_args(b);
   // The axis is a template argument so that the component pointers are picked at compile time.
 #define TESSERA_FDTD_CPML(E, A)                                                                                   \
-  cpml_cells<E, A><<<blocks, kThreads, 0, compute_>>>(v.f, psi_a, psi_b, st.profile.data(), v.mat, v.table, uniform_, \
+  cpml_cells<E, A><<<blocks, kThreads, 0, compute_>>>(f, psi_a, psi_b, st.profile.data(), v.mat, v.table, uniform_, \
                                                       ch_a, layout_, args)
   switch (a * 2 + (electric ? 1 : 0)) {
     case 0: TESSERA_FDTD_CPML(false, 0); break;
@@ -504,8 +519,23 @@ void CudaEngine::cpml(int s, bool electric) {
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
-void CudaEngine::cpml_h(int s) { cpml(s, false); }
-void CudaEngine::cpml_e(int s) { cpml(s, true); }
+void CudaEngine::cpml_h(int s) { cpml(s, false, view().f); }
+void CudaEngine::cpml_e(int s) { cpml(s, true, view().f); }
+
+void CudaEngine::fused_cpml_h(int s) {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::fused_cpml_h without enable_fused");
+  // The sweep has swapped the copies: E(n) is in spare_, the new H in base_.
+  cpml(s, false, {{spare_[kEx], spare_[kEy], spare_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}});
+}
+
+void CudaEngine::fused_restore_e(const Box& b) {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::fused_restore_e without enable_fused");
+  if (b.empty()) return;
+  copy_cells<<<plane_grid(b), kThreads, 0, compute_>>>(
+      FieldPtrs{{spare_[kEx], spare_[kEy], spare_[kEz]}, {}}, FieldPtrs{{base_[kEx], base_[kEy], base_[kEz]}, {}},
+      layout_, box_args(b));
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
 
 void CudaEngine::zero_tangential_e(int axis) {
   Box plane = domain_.local();
@@ -558,6 +588,11 @@ EnergySums CudaEngine::energy() {
 void CudaEngine::halo_after_compute() {
   TESSERA_CUDA_CHECK(cudaEventRecord(ready_, compute_));
   TESSERA_CUDA_CHECK(cudaStreamWaitEvent(halo_, ready_, 0));
+}
+
+void CudaEngine::compute_after_halo() {
+  TESSERA_CUDA_CHECK(cudaEventRecord(halo_done_, halo_));
+  TESSERA_CUDA_CHECK(cudaStreamWaitEvent(compute_, halo_done_, 0));
 }
 
 void CudaEngine::synchronize() { compute_.synchronize(); }

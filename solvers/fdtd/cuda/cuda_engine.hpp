@@ -42,14 +42,16 @@ struct DeviceView {
   bool uniform;
 };
 
-// The fused sweep (fused_sweep.cu): the new H and E of every cell of the n box from `in`
-// into `out`, in tiles of 32 x tile_y columns (8 or 16) marching z stretches of kz layers.
+// The fused sweep (fused_sweep.cu): the new H and E of every cell of `box` from `in` into
+// `out`, in tiles of 32 x tile_y columns (8 or 16) marching z stretches of kz layers.
 struct FusedShape {
   int tile_y = 8, kz = 0;
 };
+// `recompute_low` bit a: the low ghost layer of axis a holds a neighbour's fields (HalfStep::
+// fused), so its new H is computed like an own cell's; otherwise it is a wall, read as it is.
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
-                        bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        cudaStream_t stream);
+                        bool uniform, const HCoeffs& k, const Layout& l, const Box& box, const FusedShape& shape,
+                        int recompute_low, cudaStream_t stream);
 // The sweep's shape: tile_y 8 or 16, and `stretches` > 0 to force the number of z stretches
 // (0: the measured best, 8 layers each).
 FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
@@ -80,6 +82,8 @@ class CudaEngine final : public Engine {
   EnergySums energy() override;
   bool enable_fused(std::string& why) override;
   void update_fused() override;
+  void fused_cpml_h(int slab) override;
+  void fused_restore_e(const Box& box) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
   void set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) override;
   void apply_tfsf(bool electric, std::span<const float> inc) override;
@@ -93,6 +97,7 @@ class CudaEngine final : public Engine {
   stream_t compute_stream() const override { return compute_.get(); }
   stream_t halo_stream() const override { return halo_.get(); }
   void halo_after_compute() override;
+  void compute_after_halo() override;
   void synchronize() override;
 
   DeviceView view() const;
@@ -108,7 +113,7 @@ class CudaEngine final : public Engine {
     std::array<DeviceBuffer<float>, 4> psi;
     DeviceBuffer<CpmlCoeffs> profile;
   };
-  void cpml(int slab, bool electric);
+  void cpml(int slab, bool electric, const FieldPtrs& f);
 
   std::array<DeviceBuffer<float>, kComponents> store_;
   float* base_[kComponents]{};
@@ -150,7 +155,7 @@ class CudaEngine final : public Engine {
   std::vector<Dft> dft_;
   Stream compute_;
   Stream halo_{StreamPriority::high};  // packs and unpacks go ahead of queued bulk blocks
-  cudaEvent_t ready_ = nullptr;
+  cudaEvent_t ready_ = nullptr, halo_done_ = nullptr;
   int concurrent_blocks_ = 0;  // 256-thread blocks resident on the whole device
 };
 

@@ -3,7 +3,7 @@
 // reads E and H and writes H, the E update reads H and E and writes E); here each component
 // is read once and written once: 48 bytes (+1 for a material index).
 //
-// Mapping: a block owns a 32 x 8 tile of (x, y) columns and marches a stretch of z. At each z
+// Mapping: a block owns a 32 x 8 tile of (x, y) columns of a box and marches a stretch of z. At each z
 // layer every thread computes the new H of its cell; threads on the tile's low x and y edges
 // also compute it for the cell just outside (the E update reads H at -x and -y), and the
 // new H of the layer below stays in registers (-z). The layer's H goes through shared memory,
@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "core/cuda_check.hpp"
+#include "solvers/fdtd/cuda/box_launch.cuh"
 #include "solvers/fdtd/cuda/cuda_engine.hpp"
 
 namespace tessera::fdtd {
@@ -40,8 +41,8 @@ __device__ __forceinline__ H3 new_h(const FieldPtrs& in, std::int64_t c, std::in
   return h;
 }
 
-// What the E update reads at index c outside the local box: the ghost layer, which this sweep
-// never changes (a PEC wall's zeros).
+// What the E update reads at index c in a low ghost layer at a wall: the ghost itself, which
+// this sweep never changes (the PEC's zeros).
 __device__ __forceinline__ H3 ghost_h(const FieldPtrs& in, std::int64_t c) {
   return {__ldg(in.h[0] + c), __ldg(in.h[1] + c), __ldg(in.h[2] + c)};
 }
@@ -51,23 +52,23 @@ __device__ __forceinline__ H3 ghost_h(const FieldPtrs& in, std::int64_t c) {
 template <bool kUniform, int kFuseY>
 __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
     fused_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
-                  const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane, int nx,
-                  int ny, int nz, int kz) {
+                  const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane,
+                  cuda_detail::BoxArgs box, int kz, int recompute_low) {
   // The layer's new H, [component][y + 1][x + 1] of the tile: row 0 and column 0 hold the
   // cells at -y and -x of the tile. Two buffers, so one barrier per layer suffices: a thread
   // writes buffer b again only after every thread has passed the next layer's barrier, that
   // is, after every read of b.
   __shared__ float sh[2][3][kFuseY + 1][kFuseX + 1];
   const int tx = int(threadIdx.x), ty = int(threadIdx.y), tid = ty * kFuseX + tx;
-  const int x0 = int(blockIdx.x) * kFuseX, y0 = int(blockIdx.y) * kFuseY;
+  const int x0 = box.lo0 + int(blockIdx.x) * kFuseX, y0 = box.lo1 + int(blockIdx.y) * kFuseY;
   const int i = x0 + tx, j = y0 + ty;
-  const int k0 = int(blockIdx.z) * kz, k1 = min(k0 + kz, nz);
-  const bool inside = i < nx && j < ny;
+  const int k0 = box.lo2 + int(blockIdx.z) * kz, k1 = min(k0 + kz, box.hi2);
+  const bool inside = i < box.hi0 && j < box.hi1;
   // Besides its own cell, thread tid < 40 computes one edge cell of the tile each layer: the
   // row at -y (tid < 32) or the column at -x (32 <= tid < 40).
   const bool row_edge = tid < kFuseX;
   const int ei = row_edge ? x0 + tid : x0 - 1, ej = row_edge ? y0 - 1 : y0 + tid - kFuseX;
-  const bool edge = tid < kFuseX + kFuseY && ei < nx && ej < ny;
+  const bool edge = tid < kFuseX + kFuseY && ei < box.hi0 && ej < box.hi1;
   const int esx = row_edge ? tid + 1 : 0, esy = row_edge ? 0 : tid - kFuseX + 1;
 
   float hx_m = 0, hy_m = 0;  // the new H of the layer below (-z)
@@ -82,9 +83,14 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
       if (own ? !inside : (prologue || !edge)) continue;
       const int ci = own ? i : ei, cj = own ? j : ej;
       const std::int64_t c = layer + std::int64_t(cj + 1) * pitch + (ci + 1);
-      // Outside the box (the ghost layers), H is what the split update would read there: the
-      // ghost itself, which no update changes.
-      const H3 h = (ci < 0 || cj < 0 || kk < 0) ? ghost_h(in, c) : new_h(in, c, pitch, plane, k);
+      // Below the box but inside the local grid, the cell's new H comes from `in` like any
+      // other (the sweep never writes `in`, so boxes may run in any order or at once).
+      // In a low ghost layer, H is what the split update would read there: at a wall the ghost
+      // itself, which no update changes; behind a neighbour the new H that the neighbour
+      // computes, from the same operands (its E and H in this rank's ghosts, edges included).
+      const bool wall = (ci < 0 && !(recompute_low & 1)) || (cj < 0 && !(recompute_low & 2)) ||
+                        (kk < 0 && !(recompute_low & 4));
+      const H3 h = wall ? ghost_h(in, c) : new_h(in, c, pitch, plane, k);
       const int sx = own ? tx + 1 : esx, sy = own ? ty + 1 : esy;
       sh[b][0][sy][sx] = h.x;
       sh[b][1][sy][sx] = h.y;
@@ -114,28 +120,29 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
 
 template <int kFuseY>
 void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
-                 const HCoeffs& k, const Layout& l, const Index3& n, int kz, cudaStream_t stream) {
-  const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY),
-                  unsigned((n[2] + kz - 1) / kz));
+                 const HCoeffs& k, const Layout& l, const Box& b, int kz, int recompute_low, cudaStream_t stream) {
+  const dim3 grid(unsigned((b.extent(0) + kFuseX - 1) / kFuseX), unsigned((b.extent(1) + kFuseY - 1) / kFuseY),
+                  unsigned((b.extent(2) + kz - 1) / kz));
   const dim3 block(kFuseX, kFuseY);
+  const cuda_detail::BoxArgs args = cuda_detail::box_args(b);
   if (uniform)
-    fused_columns<true, kFuseY><<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]),
-                                                            int(n[1]), int(n[2]), kz);
+    fused_columns<true, kFuseY>
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low);
   else
-    fused_columns<false, kFuseY><<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]),
-                                                             int(n[1]), int(n[2]), kz);
+    fused_columns<false, kFuseY>
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low);
 }
 
 }  // namespace
 
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
-                        bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        cudaStream_t stream) {
-  if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
+                        bool uniform, const HCoeffs& k, const Layout& l, const Box& box, const FusedShape& shape,
+                        int recompute_low, cudaStream_t stream) {
+  if (box.empty()) return;
   if (shape.tile_y == 16)
-    launch_tile<16>(in, out, mat, table, uniform, k, l, n, shape.kz, stream);
+    launch_tile<16>(in, out, mat, table, uniform, k, l, box, shape.kz, recompute_low, stream);
   else
-    launch_tile<8>(in, out, mat, table, uniform, k, l, n, shape.kz, stream);
+    launch_tile<8>(in, out, mat, table, uniform, k, l, box, shape.kz, recompute_low, stream);
   TESSERA_CUDA_CHECK(cudaGetLastError());
 }
 

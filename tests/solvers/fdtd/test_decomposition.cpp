@@ -414,3 +414,47 @@ TEST(FdtdDecomposition, TheComparisonCanFail) {
   b->engine().download(kEz, y);
   EXPECT_NE(std::memcmp(x.data(), y.data(), x.size() * sizeof(float)), 0);
 }
+
+// The fused sweep's CPML repair redoes the E of exactly the cells whose update reads a
+// corrected H: each such cell once (disjoint boxes), on every rank grid, and no other cell.
+TEST(FdtdDecomposition, CpmlRedoBoxesCoverTheCellsThatReadCorrectedH) {
+  auto& ctx = context();
+  Model m = random_model(5);
+  m.faces[0] = {FaceKind::cpml, FaceKind::cpml};  // and y low, z high from random_model
+  for (const auto& dims : rank_grids(ctx.size())) {
+    comm::CartDecomposition decomp(ctx, m.cells, dims, {false, false, false});
+    const LocalDomain d = local_domain(decomp);
+    const auto slabs = cpml_slabs(m, d);
+    const auto in_slab = [&](Index3 g) {
+      for (const CpmlSlab& s : slabs) {
+        bool inside = true;
+        for (int a = 0; a < 3; ++a) inside = inside && g[a] >= s.global.lo[a] && g[a] < s.global.hi[a];
+        if (inside) return true;
+      }
+      return false;
+    };
+    std::vector<int> count(static_cast<std::size_t>(d.local().cells()), 0);
+    for (const Box& b : cpml_redo_boxes(slabs, d))
+      for (std::int64_t k = b.lo[2]; k < b.hi[2]; ++k)
+        for (std::int64_t j = b.lo[1]; j < b.hi[1]; ++j)
+          for (std::int64_t i = b.lo[0]; i < b.hi[0]; ++i) {
+            ASSERT_TRUE(i >= 0 && j >= 0 && k >= 0 && i < d.n[0] && j < d.n[1] && k < d.n[2]);
+            ++count[static_cast<std::size_t>((k * d.n[1] + j) * d.n[0] + i)];
+          }
+    std::int64_t wrong = 0;
+    for (std::int64_t k = 0; k < d.n[2]; ++k)
+      for (std::int64_t j = 0; j < d.n[1]; ++j)
+        for (std::int64_t i = 0; i < d.n[0]; ++i) {
+          const Index3 g{i + d.offset[0], j + d.offset[1], k + d.offset[2]};
+          // E at g reads H at g and at -1 along each axis.
+          bool reads = in_slab(g);
+          for (int a = 0; a < 3; ++a) {
+            Index3 below = g;
+            --below[a];
+            reads = reads || (below[a] >= 0 && in_slab(below));
+          }
+          wrong += count[static_cast<std::size_t>((k * d.n[1] + j) * d.n[0] + i)] != (reads ? 1 : 0);
+        }
+    EXPECT_EQ(wrong, 0) << "rank grid " << dims[0] << "x" << dims[1] << "x" << dims[2];
+  }
+}

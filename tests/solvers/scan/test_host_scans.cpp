@@ -20,7 +20,7 @@ TYPED_TEST_SUITE(HostScan, Pairs);
 template <class Out>
 std::vector<Out> poisoned(std::int64_t n) {
   std::vector<Out> v(static_cast<std::size_t>(n));
-  std::memset(v.data(), 0xA5, v.size() * sizeof(Out));
+  if (!v.empty()) std::memset(v.data(), 0xA5, v.size() * sizeof(Out));  // data() may be null at n = 0
   return v;
 }
 
