@@ -16,9 +16,9 @@ deck::Schema schema() {
       .integer_array("ranks", "ranks along x, y, z (0: chosen by MPI_Dims_create, the most on z)").length(3).min(0)
       .default_value(deck::IntArray{0, 0, 0})
       .choice("sweep",
-              "bulk update: fused (H and E in one pass over memory, the cuda backend on a rank whose faces are "
-              "all pec: 1.5x fewer bytes, twice the field memory), split (an H pass, then an E pass: every case), "
-              "or auto (fused where it applies and fits, else split); the fields are bitwise the same",
+              "bulk update: fused (H and E in one pass over memory, the cuda backend without a TFSF box or "
+              "dispersive materials: 1.5x fewer bytes, twice the field memory), split (an H pass, then an E pass: "
+              "every case), or auto (fused where it applies and fits, else split); the fields are bitwise the same",
               {"auto", "fused", "split"})
       .default_value("auto");
   const std::vector<std::string> faces{"pec", "periodic", "cpml"};
