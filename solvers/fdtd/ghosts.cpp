@@ -39,9 +39,9 @@ class HaloGhosts final : public Ghosts {
         late_[side][a] = decomp.neighbor(a, side) != MPI_PROC_NULL && !self_[a];
         sends_[side][a] = decomp.neighbor(a, 1 - side) != MPI_PROC_NULL && !self_[a];
       }
-      // Every rank of a decomposition with more than one rank or a periodic axis has a ghost
-      // that some exchange fills: the same answer everywhere, so the fused set-up is collective.
-      exchanges_ = exchanges_ || decomp.dims()[a] > 1 || decomp.periodic()[a];
+      // The fused sweep wraps a periodic axis that one rank spans itself; it exchanges only
+      // along axes cut into several ranks (the same on every rank: the set-up is collective).
+      fused_exchanges_ = fused_exchanges_ || decomp.dims()[a] > 1;
     }
   }
 
@@ -84,15 +84,17 @@ class HaloGhosts final : public Ghosts {
   }
 
  private:
-  // Before the fused sweep, on the halo stream: E (all three components, both sides, edges
-  // too) in corners mode, since the recomputed H of a low ghost cell reads E at +1 along the other axes,
-  // which may lie in another ghost layer; then the tangential H of the low layers, as for the
-  // E update (not both at once: their messages share tags).
+  // Before the fused sweep, on the halo stream, along the axes cut into ranks: E (all three
+  // components, both sides, edges too) in corners mode, since the recomputed H of a low ghost
+  // cell reads E at +1 along the other axes, which may lie in another ghost layer; then the
+  // tangential H of the low layers, as for the E update (not both at once: their messages
+  // share tags).
   void begin_fused(Engine& engine) {
-    if (!exchanges_) return;
+    if (!fused_exchanges_) return;
     if (!fused_e_) {  // collective: every rank steps the same sweep (Stepper::choose_sweep)
       comm::HaloOptions opt;
       opt.corners = true;
+      for (int a = 0; a < 3; ++a) opt.fill[a] = {!self_[a], !self_[a]};
       fused_e_ = std::make_unique<comm::HaloExchange>(decomp_, transport_, layout_, 3, opt);
     }
     const std::array<void*, 3> e{engine.base(0), engine.base(1), engine.base(2)};
@@ -100,9 +102,9 @@ class HaloGhosts final : public Ghosts {
   }
 
   void finish_fused(Engine& engine) {
-    if (!exchanges_) return;
+    if (!fused_exchanges_) return;
     fused_e_->finish(engine.halo_stream());
-    const auto h_moves = [&](int a) { return self_[a] || remote(0, a); };
+    const auto h_moves = [&](int a) { return remote(0, a); };
     for (int a = 0; a < 3; ++a)
       if (h_moves(a)) h_[a]->begin(fields(engine, a, false), engine.halo_stream());
     for (int a = 0; a < 3; ++a)
@@ -123,7 +125,7 @@ class HaloGhosts final : public Ghosts {
   comm::HaloLayout layout_;
   std::array<std::unique_ptr<comm::HaloExchange>, 3> e_, h_;
   std::unique_ptr<comm::HaloExchange> fused_e_;  // made on the first fused step
-  bool exchanges_ = false;
+  bool fused_exchanges_ = false;
   std::array<bool, 3> self_{};
   std::array<std::array<bool, 3>, 2> late_{};   // [side][axis]: another rank fills this ghost
   std::array<std::array<bool, 3>, 2> sends_{};  // [side][axis]: this rank fills another's

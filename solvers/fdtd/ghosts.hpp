@@ -2,9 +2,10 @@
 // Ghosts: fills the ghost layers each half step reads, and nothing more.
 //   before the H update: E tangential to each face, in the high ghost layers (H reads E at +1)
 //   before the E update: H tangential to each face, in the low ghost layers (E reads H at -1)
-//   before the fused sweep: all of E in every ghost layer, edges included, and H tangential
-//   in the low ones: the sweep recomputes the new H of the low ghost layers itself (its E
-//   update reads them), which reads E on both sides of those cells
+//   before the fused sweep, along axes cut into ranks: all of E in those ghost layers, edges
+//   included, and H tangential in the low ones: the sweep recomputes the new H of the low
+//   ghost layers itself (its E update reads them), which reads E on both sides of those cells
+//   (a periodic axis that one rank spans wraps inside the sweep)
 // begin() starts the transfer after the engine's queued work; finish() completes it; the
 // Stepper updates the interior in between. For HalfStep::fused the transfer runs on the
 // halo stream after what engine.halo_after_compute() last ordered, and finish() orders the

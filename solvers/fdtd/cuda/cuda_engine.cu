@@ -464,12 +464,16 @@ void CudaEngine::update_fused() {
   if (!spare_[0]) throw std::logic_error("CudaEngine::update_fused without enable_fused");
   const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
   const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
-  // Sides with a neighbour (a rank, or this one across a periodic axis): the sweep recomputes
-  // the new H of the low ghost layer there instead of reading it.
-  int recompute = 0;
-  for (int a = 0; a < 3; ++a) recompute |= domain_.neighbour[a][0] ? 1 << a : 0;
-  launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.local(),
-                     fused_shape_, recompute, compute_);
+  // A periodic axis this rank spans alone wraps within the sweep; on a side with another
+  // rank the sweep recomputes the new H of the low ghost layer instead of reading it.
+  int recompute = 0, wrap = 0;
+  for (int a = 0; a < 3; ++a) {
+    const bool alone = domain_.neighbour[a][0] && domain_.n[a] == domain_.global[a];
+    wrap |= alone ? 1 << a : 0;
+    recompute |= domain_.neighbour[a][0] && !alone ? 1 << a : 0;
+  }
+  launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n,
+                     fused_shape_, recompute, wrap, compute_);
   for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
 }
 

@@ -42,16 +42,18 @@ struct DeviceView {
   bool uniform;
 };
 
-// The fused sweep (fused_sweep.cu): the new H and E of every cell of `box` from `in` into
-// `out`, in tiles of 32 x tile_y columns (8 or 16) marching z stretches of kz layers.
+// The fused sweep (fused_sweep.cu): the new H and E of every cell of the n box from `in`
+// into `out`, in tiles of 32 x tile_y columns (8 or 16) marching z stretches of kz layers.
 struct FusedShape {
   int tile_y = 8, kz = 0;
 };
 // `recompute_low` bit a: the low ghost layer of axis a holds a neighbour's fields (HalfStep::
-// fused), so its new H is computed like an own cell's; otherwise it is a wall, read as it is.
+// fused), so its new H is computed like an own cell's. `wrap` bit a: axis a is periodic and
+// this rank's alone; its ends read each other directly (no ghost). Otherwise a low ghost is a
+// wall, read as it is.
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
-                        bool uniform, const HCoeffs& k, const Layout& l, const Box& box, const FusedShape& shape,
-                        int recompute_low, cudaStream_t stream);
+                        bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
+                        int recompute_low, int wrap, cudaStream_t stream);
 // The sweep's shape: tile_y 8 or 16, and `stretches` > 0 to force the number of z stretches
 // (0: the measured best, 8 layers each).
 FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);

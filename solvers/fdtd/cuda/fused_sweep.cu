@@ -3,7 +3,7 @@
 // reads E and H and writes H, the E update reads H and E and writes E); here each component
 // is read once and written once: 48 bytes (+1 for a material index).
 //
-// Mapping: a block owns a 32 x 8 tile of (x, y) columns of a box and marches a stretch of z. At each z
+// Mapping: a block owns a 32 x 8 tile of (x, y) columns and marches a stretch of z. At each z
 // layer every thread computes the new H of its cell; threads on the tile's low x and y edges
 // also compute it for the cell just outside (the E update reads H at -x and -y), and the
 // new H of the layer below stays in registers (-z). The layer's H goes through shared memory,
@@ -29,15 +29,19 @@ struct H3 {
   float x, y, z;
 };
 
+// Index steps from a cell to its +x, +y and +z neighbours.
+struct Steps {
+  std::int64_t x, y, z;
+};
+
 // The new H at array index c from the current fields (h_columns' formula).
-__device__ __forceinline__ H3 new_h(const FieldPtrs& in, std::int64_t c, std::int64_t pitch, std::int64_t plane,
-                                    const HCoeffs& k) {
+__device__ __forceinline__ H3 new_h(const FieldPtrs& in, std::int64_t c, const Steps& s, const HCoeffs& k) {
   const float ex_c = __ldg(in.e[0] + c), ey_c = __ldg(in.e[1] + c), ez_c = __ldg(in.e[2] + c);
-  const float ex_n = __ldg(in.e[0] + c + plane), ey_n = __ldg(in.e[1] + c + plane);
+  const float ex_n = __ldg(in.e[0] + c + s.z), ey_n = __ldg(in.e[1] + c + s.z);
   H3 h;
-  h.x = curl_step_h(__ldg(in.h[0] + c), k.cy, __ldg(in.e[2] + c + pitch), ez_c, k.cz, ey_n, ey_c);
-  h.y = curl_step_h(__ldg(in.h[1] + c), k.cz, ex_n, ex_c, k.cx, __ldg(in.e[2] + c + 1), ez_c);
-  h.z = curl_step_h(__ldg(in.h[2] + c), k.cx, __ldg(in.e[1] + c + 1), ey_c, k.cy, __ldg(in.e[0] + c + pitch), ex_c);
+  h.x = curl_step_h(__ldg(in.h[0] + c), k.cy, __ldg(in.e[2] + c + s.y), ez_c, k.cz, ey_n, ey_c);
+  h.y = curl_step_h(__ldg(in.h[1] + c), k.cz, ex_n, ex_c, k.cx, __ldg(in.e[2] + c + s.x), ez_c);
+  h.z = curl_step_h(__ldg(in.h[2] + c), k.cx, __ldg(in.e[1] + c + s.x), ey_c, k.cy, __ldg(in.e[0] + c + s.y), ex_c);
   return h;
 }
 
@@ -49,11 +53,13 @@ __device__ __forceinline__ H3 ghost_h(const FieldPtrs& in, std::int64_t c) {
 
 // 2048 threads per SM (8 blocks of 32 x 8, 4 of 32 x 16): 32 registers, no spills (ptxas -v);
 // the loads of many warps in flight are what keeps DRAM busy.
-template <bool kUniform, int kFuseY>
+// kWrap: some axis is periodic and spanned by this rank alone (`wrap` bit a): reads beyond its
+// ends go to its other end instead of to a ghost layer, so that axis needs no exchange.
+template <bool kUniform, int kFuseY, bool kWrap>
 __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
     fused_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
                   const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane,
-                  cuda_detail::BoxArgs box, int kz, int recompute_low) {
+                  cuda_detail::BoxArgs box, int kz, int recompute_low, int wrap) {
   // The layer's new H, [component][y + 1][x + 1] of the tile: row 0 and column 0 hold the
   // cells at -y and -x of the tile. Two buffers, so one barrier per layer suffices: a thread
   // writes buffer b again only after every thread has passed the next layer's barrier, that
@@ -81,16 +87,26 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
     for (int pass = 0; pass < 2; ++pass) {
       const bool own = pass == 0;
       if (own ? !inside : (prologue || !edge)) continue;
-      const int ci = own ? i : ei, cj = own ? j : ej;
-      const std::int64_t c = layer + std::int64_t(cj + 1) * pitch + (ci + 1);
-      // Below the box but inside the local grid, the cell's new H comes from `in` like any
-      // other (the sweep never writes `in`, so boxes may run in any order or at once).
+      int ci = own ? i : ei, cj = own ? j : ej, ck = kk;
       // In a low ghost layer, H is what the split update would read there: at a wall the ghost
       // itself, which no update changes; behind a neighbour the new H that the neighbour
-      // computes, from the same operands (its E and H in this rank's ghosts, edges included).
+      // computes, from the same operands (its E and H in this rank's ghosts, edges included);
+      // across a wrapped axis the new H of the axis's last cell.
+      if (kWrap) {
+        if (ci < 0 && (wrap & 1)) ci += box.hi0;
+        if (cj < 0 && (wrap & 2)) cj += box.hi1;
+        if (ck < 0 && (wrap & 4)) ck += box.hi2;
+      }
+      const std::int64_t c = std::int64_t(ck + 1) * plane + std::int64_t(cj + 1) * pitch + (ci + 1);
       const bool wall = (ci < 0 && !(recompute_low & 1)) || (cj < 0 && !(recompute_low & 2)) ||
-                        (kk < 0 && !(recompute_low & 4));
-      const H3 h = wall ? ghost_h(in, c) : new_h(in, c, pitch, plane, k);
+                        (ck < 0 && !(recompute_low & 4));
+      Steps s{1, pitch, plane};
+      if (kWrap) {
+        if ((wrap & 1) && ci == box.hi0 - 1) s.x = 1 - box.hi0;
+        if ((wrap & 2) && cj == box.hi1 - 1) s.y = (1 - std::int64_t(box.hi1)) * pitch;
+        if ((wrap & 4) && ck == box.hi2 - 1) s.z = (1 - std::int64_t(box.hi2)) * plane;
+      }
+      const H3 h = wall ? ghost_h(in, c) : new_h(in, c, s, k);
       const int sx = own ? tx + 1 : esx, sy = own ? ty + 1 : esy;
       sh[b][0][sy][sx] = h.x;
       sh[b][1][sy][sx] = h.y;
@@ -118,31 +134,38 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
   }
 }
 
-template <int kFuseY>
+template <int kFuseY, bool kWrap>
 void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
-                 const HCoeffs& k, const Layout& l, const Box& b, int kz, int recompute_low, cudaStream_t stream) {
-  const dim3 grid(unsigned((b.extent(0) + kFuseX - 1) / kFuseX), unsigned((b.extent(1) + kFuseY - 1) / kFuseY),
-                  unsigned((b.extent(2) + kz - 1) / kz));
+                 const HCoeffs& k, const Layout& l, const Index3& n, int kz, int recompute_low, int wrap,
+                 cudaStream_t stream) {
+  const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY),
+                  unsigned((n[2] + kz - 1) / kz));
   const dim3 block(kFuseX, kFuseY);
-  const cuda_detail::BoxArgs args = cuda_detail::box_args(b);
+  const cuda_detail::BoxArgs args = cuda_detail::box_args(Box{{0, 0, 0}, n});
   if (uniform)
-    fused_columns<true, kFuseY>
-        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low);
+    fused_columns<true, kFuseY, kWrap>
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap);
   else
-    fused_columns<false, kFuseY>
-        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low);
+    fused_columns<false, kFuseY, kWrap>
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap);
 }
 
 }  // namespace
 
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
-                        bool uniform, const HCoeffs& k, const Layout& l, const Box& box, const FusedShape& shape,
-                        int recompute_low, cudaStream_t stream) {
-  if (box.empty()) return;
-  if (shape.tile_y == 16)
-    launch_tile<16>(in, out, mat, table, uniform, k, l, box, shape.kz, recompute_low, stream);
-  else
-    launch_tile<8>(in, out, mat, table, uniform, k, l, box, shape.kz, recompute_low, stream);
+                        bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
+                        int recompute_low, int wrap, cudaStream_t stream) {
+  if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
+  if (shape.tile_y == 16) {
+    if (wrap)
+      launch_tile<16, true>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+    else
+      launch_tile<16, false>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+  } else if (wrap) {
+    launch_tile<8, true>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+  } else {
+    launch_tile<8, false>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+  }
   TESSERA_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -191,9 +191,10 @@ TEST_P(FdtdGpu, DecomposedCudaRunMatchesSerialCpu) {
 // The fused sweep across ranks: decomposed along each axis in turn (x: a CPML slab that ends
 // on the rank boundary, so the next rank's first layer reads corrected H from its ghosts; y:
 // periodic, a neighbour on both sides; z: a CPML slab within one rank), with the random
-// model's CPML, periodic and PEC faces, materials, sources and probes: fields, psi, probes
-// and energy equal the split step's bit for bit after kSteps steps. One rank: the periodic
-// wrap and the CPML repair alone.
+// model's CPML, periodic and PEC faces, materials, sources and probes, then with every axis
+// periodic (the axes a rank spans alone wrap inside the sweep): fields, psi, probes and energy
+// equal the split step's bit for bit after kSteps steps. One rank: the wraps and the CPML
+// repair alone.
 TEST_P(FdtdGpu, FusedSweepAcrossRanksGivesTheSplitStepsBits) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
@@ -206,12 +207,16 @@ TEST_P(FdtdGpu, FusedSweepAcrossRanksGivesTheSplitStepsBits) {
   }
   if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
 
-  for (int axis = 0; axis < 3; ++axis) {
+  for (int variant = 0; variant < 6; ++variant) {
+    const int axis = variant % 3;
+    const bool periodic = variant >= 3;
     Model m = random_model(21, false);
     if (axis == 0 && ctx.size() > 1) m.cpml.thickness = static_cast<int>(m.cells[0] / ctx.size());
+    if (periodic)
+      for (auto& faces : m.faces) faces = {FaceKind::periodic, FaceKind::periodic};
     std::array<int, 3> dims{1, 1, 1};
     dims[axis] = ctx.size();
-    comm::CartDecomposition decomp(ctx, m.cells, dims, {false, true, false});
+    comm::CartDecomposition decomp(ctx, m.cells, dims, {periodic, true, periodic});
     const LocalDomain d = local_domain(decomp);
     const auto stepper = [&](Sweep sweep) {
       Model mm = m;
@@ -227,7 +232,8 @@ TEST_P(FdtdGpu, FusedSweepAcrossRanksGivesTheSplitStepsBits) {
     const Result f = run(*fused, true);
     const Result sp = run(*split, true);
     const Layout l = fused->engine().layout();
-    const std::string where = " split along " + std::string(1, char('x' + axis)) + " via " + GetParam();
+    const std::string where = " split along " + std::string(1, char('x' + axis)) +
+                              (periodic ? ", every axis periodic" : "") + " via " + GetParam();
     for (int c = 0; c < kComponents; ++c) {
       std::int64_t differ = 0;
       double scale = 0;
