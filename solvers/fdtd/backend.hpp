@@ -153,6 +153,11 @@ class Engine {
     return false;
   }
   virtual void update_fused() { throw std::logic_error("update_fused without enable_fused"); }
+  // fuse_cpml: from now on update_fused applies the CPML slabs' corrections itself (psi
+  // included), bitwise cpml_h and cpml_e after the split kernels; valid only where no low
+  // ghost cell that the sweep recomputes lies in a slab (its psi is another rank's). False
+  // where the engine cannot; then the repair below is the way.
+  virtual bool fuse_cpml() { return false; }
   // CPML after a fused sweep. fused_cpml_h(slab): cpml_h's correction of the new H, with
   // E(n) read from the previous copy. fused_restore_e(box): E(n) back into `box` from the
   // previous copy, so that update_e and cpml_e can redo the cells whose E read uncorrected H.

@@ -90,6 +90,10 @@ struct LocalDomain {
   std::array<std::array<bool, 2>, 3> neighbour{};
   Box local() const { return {{0, 0, 0}, n}; }
   Box global_box() const { return {offset, {offset[0] + n[0], offset[1] + n[1], offset[2] + n[2]}}; }
+  // A periodic axis that this rank spans alone: its own neighbour on both sides.
+  bool wraps_alone(int axis) const { return neighbour[axis][0] && n[axis] == global[axis]; }
+  // A side whose ghost layer another rank fills.
+  bool remote(int axis, int side) const { return neighbour[axis][side] && !wraps_alone(axis); }
   bool owns(const Index3& g) const {
     for (int a = 0; a < 3; ++a)
       if (g[a] < offset[a] || g[a] >= offset[a] + n[a]) return false;

@@ -203,13 +203,8 @@ void Stepper::choose_sweep() {
   fused_ = ghosts_->on_every_rank(able);
   if (able && !fused_) why = "another rank cannot take the fused sweep (dispersive cells or no room for a second copy)";
   if (fused_) {
-    cpml_redo_ = cpml_redo_boxes(slabs_, domain_);
-    std::int64_t redo = 0;
-    for (const Box& b : cpml_redo_) redo += b.cells();
     sweep_reason_ = "fused (H and E in one pass over memory)";
-    if (!slabs_.empty())
-      sweep_reason_ += fmt::format("; the E of {:.1f}% of the cells redone after the CPML H correction",
-                                   100.0 * double(redo) / double(std::max<std::int64_t>(domain_.local().cells(), 1)));
+    if (!slabs_.empty()) choose_cpml_path();
   } else if (model_.sweep == Sweep::fused) {
     throw InputError("fdtd.sweep = \"fused\" is not possible for this run: " + why +
                      " (use sweep = \"auto\" or \"split\")");
@@ -240,7 +235,7 @@ void Stepper::step() {
     ghosts_->begin(HalfStep::fused, e);
     ghosts_->finish(HalfStep::fused, e);
     e.update_fused();
-    if (!slabs_.empty()) repair_cpml();
+    if (!slabs_.empty() && !cpml_in_sweep_) repair_cpml();
     finish_step();
     return;
   }
@@ -261,6 +256,32 @@ void Stepper::step() {
   for (const Box& b : e_split_.shell) e.update_e(b);
   for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
   finish_step();
+}
+
+void Stepper::choose_cpml_path() {
+  // The sweep applies the CPML corrections itself unless a low ghost cell it recomputes (a
+  // neighbour's cell) lies in a slab: that cell's psi is the neighbour's. Every rank alike.
+  bool inside = true;
+  for (int a = 0; a < 3; ++a) {
+    if (!domain_.remote(a, 0)) continue;
+    Box ghost = domain_.global_box();
+    ghost.lo[a] = domain_.offset[a] - 1;
+    ghost.hi[a] = domain_.offset[a];
+    for (const CpmlSlab& s : slabs_) inside = inside && intersect(ghost, s.global).empty();
+  }
+  cpml_in_sweep_ = ghosts_->on_every_rank(inside);
+  if (cpml_in_sweep_) {
+    if (!engine_->fuse_cpml()) throw std::logic_error("Stepper: the engine cannot take the CPML into its fused sweep");
+    sweep_reason_ += "; CPML corrections inside the sweep";
+    return;
+  }
+  cpml_redo_ = cpml_redo_boxes(slabs_, domain_);
+  std::int64_t redo = 0;
+  for (const Box& b : cpml_redo_) redo += b.cells();
+  sweep_reason_ += fmt::format(
+      "; a slab reaches a neighbour's ghost layer, so the E of {:.1f}% of the cells is redone after the CPML H "
+      "correction",
+      100.0 * double(redo) / double(std::max<std::int64_t>(domain_.local().cells(), 1)));
 }
 
 void Stepper::repair_cpml() {

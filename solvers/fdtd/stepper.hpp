@@ -93,8 +93,10 @@ class Stepper {
   std::vector<int> pec_axes_;  // axes whose low wall this rank holds (non-periodic)
   bool fused_ = false;
   std::string sweep_reason_;
-  std::vector<Box> cpml_redo_;  // the fused sweep's CPML cells (cpml_redo_boxes)
+  bool cpml_in_sweep_ = false;  // the fused sweep applies the CPML itself (Engine::fuse_cpml)
+  std::vector<Box> cpml_redo_;  // else the cells its repair redoes (cpml_redo_boxes)
   void choose_sweep();
+  void choose_cpml_path();
   void repair_cpml();  // after a fused sweep: the CPML corrections, bitwise the split step's
   void finish_step();  // sources, PEC walls, probes after the bulk update
 

@@ -468,13 +468,56 @@ void CudaEngine::update_fused() {
   // rank the sweep recomputes the new H of the low ghost layer instead of reading it.
   int recompute = 0, wrap = 0;
   for (int a = 0; a < 3; ++a) {
-    const bool alone = domain_.neighbour[a][0] && domain_.n[a] == domain_.global[a];
-    wrap |= alone ? 1 << a : 0;
-    recompute |= domain_.neighbour[a][0] && !alone ? 1 << a : 0;
+    wrap |= domain_.wraps_alone(a) ? 1 << a : 0;
+    recompute |= domain_.remote(a, 0) ? 1 << a : 0;
   }
+  FusedCpml cpml;
+  for (int a = 0; a < 3; ++a) {
+    cpml.inner_lo[a] = 0;
+    cpml.inner_hi[a] = int(domain_.n[a]);
+  }
+  if (fused_cpml_)
+    for (SlabState& st : slabs_) {
+      // Slabs span the grid on the other axes: each cuts the no-slab box along its own.
+      const int axis = st.slab.axis;
+      if (st.slab.side == 0)
+        cpml.inner_lo[axis] = std::max<int>(cpml.inner_lo[axis], int(st.slab.global.hi[axis] - domain_.offset[axis]));
+      else
+        cpml.inner_hi[axis] = std::min<int>(cpml.inner_hi[axis], int(st.slab.global.lo[axis] - domain_.offset[axis]));
+      const Box& b = st.slab.local;
+      if (b.empty()) continue;
+      FusedSlab& f = cpml.slab[cpml.count++];
+      f.axis = st.slab.axis;
+      for (int a = 0; a < 3; ++a) {
+        f.lo[a] = int(b.lo[a]);
+        f.hi[a] = int(b.hi[a]);
+      }
+      f.profile = st.profile.data();
+      f.e_psi[0] = st.psi[0].data();
+      f.e_psi[1] = st.psi[1].data();
+      f.h_in[0] = st.psi[2].data();
+      f.h_in[1] = st.psi[3].data();
+      f.h_out[0] = st.h_psi_spare[0].data();
+      f.h_out[1] = st.h_psi_spare[1].data();
+    }
   launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n,
-                     fused_shape_, recompute, wrap, compute_);
+                     fused_shape_, recompute, wrap, cpml, compute_);
   for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
+  if (fused_cpml_)
+    for (SlabState& st : slabs_) {
+      std::swap(st.psi[2], st.h_psi_spare[0]);
+      std::swap(st.psi[3], st.h_psi_spare[1]);
+    }
+}
+
+bool CudaEngine::fuse_cpml() {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::fuse_cpml without enable_fused");
+  if (slabs_.size() > 6) return false;
+  compute_.synchronize();
+  for (SlabState& st : slabs_)
+    for (auto& p : st.h_psi_spare) p = DeviceBuffer<float>(static_cast<std::size_t>(st.slab.local.cells()));
+  fused_cpml_ = true;
+  return true;
 }
 
 void CudaEngine::update_h_generic(const Box& b) {

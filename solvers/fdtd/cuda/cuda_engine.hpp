@@ -47,13 +47,32 @@ struct DeviceView {
 struct FusedShape {
   int tile_y = 8, kz = 0;
 };
+// CPML slabs as the fused sweep applies them itself (CudaEngine::fuse_cpml): each slab's box
+// (local cells), its profile and psi arrays (E: updated in place; H: read from `h_in`, written
+// to `h_out`, since neighbouring tiles recompute the H of shared edge cells from the old psi).
+struct FusedSlab {
+  int axis;
+  int lo[3], hi[3];
+  const CpmlCoeffs* profile;  // per cell along `axis`, from lo[axis]
+  float* e_psi[2];
+  const float* h_in[2];
+  float* h_out[2];
+};
+struct FusedCpml {
+  int count = 0;
+  FusedSlab slab[6];
+  int inner_lo[3], inner_hi[3];  // the cells in no slab: most of the grid, one test each
+};
+
 // `recompute_low` bit a: the low ghost layer of axis a holds a neighbour's fields (HalfStep::
 // fused), so its new H is computed like an own cell's. `wrap` bit a: axis a is periodic and
 // this rank's alone; its ends read each other directly (no ghost). Otherwise a low ghost is a
 // wall, read as it is.
+// `cpml` (count 0: none): the slabs' corrections, bitwise cpml_h and cpml_e after the split
+// kernels; no recomputed low ghost cell may lie in a slab (its psi is another rank's).
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                         bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        int recompute_low, int wrap, cudaStream_t stream);
+                        int recompute_low, int wrap, const FusedCpml& cpml, cudaStream_t stream);
 // The sweep's shape: tile_y 8 or 16, and `stretches` > 0 to force the number of z stretches
 // (0: the measured best, 8 layers each).
 FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
@@ -84,6 +103,7 @@ class CudaEngine final : public Engine {
   EnergySums energy() override;
   bool enable_fused(std::string& why) override;
   void update_fused() override;
+  bool fuse_cpml() override;
   void fused_cpml_h(int slab) override;
   void fused_restore_e(const Box& box) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
@@ -112,7 +132,8 @@ class CudaEngine final : public Engine {
  private:
   struct SlabState {
     CpmlSlab slab;
-    std::array<DeviceBuffer<float>, 4> psi;
+    std::array<DeviceBuffer<float>, 4> psi;  // E a, E b, H a, H b
+    std::array<DeviceBuffer<float>, 2> h_psi_spare;  // the fused sweep's second copy of H's psi
     DeviceBuffer<CpmlCoeffs> profile;
   };
   void cpml(int slab, bool electric, const FieldPtrs& f);
@@ -123,6 +144,7 @@ class CudaEngine final : public Engine {
   std::array<DeviceBuffer<float>, kComponents> spare_store_;
   float* spare_[kComponents]{};
   FusedShape fused_shape_;
+  bool fused_cpml_ = false;  // fuse_cpml
   DeviceBuffer<MaterialIndex> mat_store_;
   DeviceBuffer<Material> table_;
   DeviceBuffer<float> eps_r_;

@@ -45,6 +45,92 @@ __device__ __forceinline__ H3 new_h(const FieldPtrs& in, std::int64_t c, const S
   return h;
 }
 
+// Component C of a triple, chosen at compile time (a runtime index would put it on the stack).
+template <int C>
+__device__ __forceinline__ float& component(H3& h) {
+  if constexpr (C == 0) return h.x;
+  else if constexpr (C == 1) return h.y;
+  else return h.z;
+}
+
+// Whether cell (i, j, k) lies in the slab, and its dense psi index and place along the axis.
+__device__ __forceinline__ bool in_slab(const FusedSlab& s, int i, int j, int k, std::int64_t& d, int& along) {
+  if (i < s.lo[0] || i >= s.hi[0] || j < s.lo[1] || j >= s.hi[1] || k < s.lo[2] || k >= s.hi[2]) return false;
+  d = (std::int64_t(k - s.lo[2]) * (s.hi[1] - s.lo[1]) + (j - s.lo[1])) * (s.hi[0] - s.lo[0]) + (i - s.lo[0]);
+  along = s.axis == 0 ? i - s.lo[0] : s.axis == 1 ? j - s.lo[1] : k - s.lo[2];
+  return true;
+}
+
+// cpml_cells' H correction for a slab along axis A: E(n) from `in` at the cell and at +1.
+template <int A>
+__device__ __forceinline__ void cpml_h_axis(H3& h, const FieldPtrs& in, std::int64_t c, std::int64_t sa, float ch_a,
+                                            const CpmlCoeffs& pc, const FusedSlab& sl, std::int64_t d, bool store) {
+  constexpr int p = (A + 1) % 3, q = (A + 2) % 3;
+  const float dq = __ldg(in.e[q] + c + sa) - __ldg(in.e[q] + c);
+  const float s2 = cpml_psi(sl.h_in[0][d], pc.bh, pc.ch, dq);
+  component<p>(h) = cpml_correct(component<p>(h), ch_a, pc.kh, dq, s2);
+  const float dp = __ldg(in.e[p] + c + sa) - __ldg(in.e[p] + c);
+  const float s3 = cpml_psi(sl.h_in[1][d], pc.bh, pc.ch, dp);
+  component<q>(h) = cpml_correct(component<q>(h), -ch_a, pc.kh, dp, s3);
+  if (store) {
+    sl.h_out[0][d] = s2;
+    sl.h_out[1][d] = s3;
+  }
+}
+
+// Every slab holding the cell, in slab order (the order of the split step's cpml_h calls);
+// psi goes out only where `store` (the cell's own computation, not a tile edge's copy).
+__device__ __forceinline__ bool in_no_slab(const FusedCpml& cpml, int i, int j, int k) {
+  return i >= cpml.inner_lo[0] && i < cpml.inner_hi[0] && j >= cpml.inner_lo[1] && j < cpml.inner_hi[1] &&
+         k >= cpml.inner_lo[2] && k < cpml.inner_hi[2];
+}
+
+__device__ void cpml_h_cell(H3& h, const FieldPtrs& in, std::int64_t c, const Steps& st, int i, int j, int k,
+                            const HCoeffs& kh, const FusedCpml& cpml, bool store) {
+  if (in_no_slab(cpml, i, j, k)) return;
+  for (int s = 0; s < cpml.count; ++s) {
+    const FusedSlab& sl = cpml.slab[s];
+    std::int64_t d;
+    int along;
+    if (!in_slab(sl, i, j, k, d, along)) continue;
+    const CpmlCoeffs pc = sl.profile[along];
+    if (sl.axis == 0) cpml_h_axis<0>(h, in, c, st.x, kh.cx, pc, sl, d, store);
+    else if (sl.axis == 1) cpml_h_axis<1>(h, in, c, st.y, kh.cy, pc, sl, d, store);
+    else cpml_h_axis<2>(h, in, c, st.z, kh.cz, pc, sl, d, store);
+  }
+}
+
+// cpml_cells' E correction for a slab along axis A: `e` the cell's new E, `h` its new H and
+// `below` the new H at -1 along A.
+template <int A>
+__device__ __forceinline__ void cpml_e_axis(H3& e, H3 h, H3 below, float cb_a, const CpmlCoeffs& pc,
+                                            const FusedSlab& sl, std::int64_t d) {
+  constexpr int p = (A + 1) % 3, q = (A + 2) % 3;
+  const float dq = component<q>(h) - component<q>(below);
+  const float s0 = cpml_psi(sl.e_psi[0][d], pc.be, pc.ce, dq);
+  sl.e_psi[0][d] = s0;
+  component<p>(e) = cpml_correct(component<p>(e), -cb_a, pc.ke, dq, s0);
+  const float dp = component<p>(h) - component<p>(below);
+  const float s1 = cpml_psi(sl.e_psi[1][d], pc.be, pc.ce, dp);
+  sl.e_psi[1][d] = s1;
+  component<q>(e) = cpml_correct(component<q>(e), cb_a, pc.ke, dp, s1);
+}
+
+__device__ void cpml_e_cell(H3& e, const H3& h, const H3& below_x, const H3& below_y, const H3& below_z,
+                            const Material& m, int i, int j, int k, const FusedCpml& cpml) {
+  if (in_no_slab(cpml, i, j, k)) return;
+  for (int s = 0; s < cpml.count; ++s) {
+    const FusedSlab& sl = cpml.slab[s];
+    std::int64_t d;
+    int along;
+    if (!in_slab(sl, i, j, k, d, along)) continue;
+    const CpmlCoeffs pc = sl.profile[along];
+    if (sl.axis == 0) cpml_e_axis<0>(e, h, below_x, m.cbx, pc, sl, d);
+    else if (sl.axis == 1) cpml_e_axis<1>(e, h, below_y, m.cby, pc, sl, d);
+    else cpml_e_axis<2>(e, h, below_z, m.cbz, pc, sl, d);
+  }
+}
+
 // What the E update reads at index c in a low ghost layer at a wall: the ghost itself, which
 // this sweep never changes (the PEC's zeros).
 __device__ __forceinline__ H3 ghost_h(const FieldPtrs& in, std::int64_t c) {
@@ -55,11 +141,13 @@ __device__ __forceinline__ H3 ghost_h(const FieldPtrs& in, std::int64_t c) {
 // the loads of many warps in flight are what keeps DRAM busy.
 // kWrap: some axis is periodic and spanned by this rank alone (`wrap` bit a): reads beyond its
 // ends go to its other end instead of to a ghost layer, so that axis needs no exchange.
-template <bool kUniform, int kFuseY, bool kWrap>
-__global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
+// kCpml: the slabs' corrections inside the sweep, a separate kernel with room for 40 registers
+// (6 blocks per SM): at 32 it spilled.
+template <bool kUniform, int kFuseY, bool kWrap, bool kCpml>
+__global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuseX * kFuseY))
     fused_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
                   const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane,
-                  cuda_detail::BoxArgs box, int kz, int recompute_low, int wrap) {
+                  cuda_detail::BoxArgs box, int kz, int recompute_low, int wrap, const __grid_constant__ FusedCpml cpml) {
   // The layer's new H, [component][y + 1][x + 1] of the tile: row 0 and column 0 hold the
   // cells at -y and -x of the tile. Two buffers, so one barrier per layer suffices: a thread
   // writes buffer b again only after every thread has passed the next layer's barrier, that
@@ -78,6 +166,7 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
   const int esx = row_edge ? tid + 1 : 0, esy = row_edge ? 0 : tid - kFuseX + 1;
 
   float hx_m = 0, hy_m = 0;  // the new H of the layer below (-z)
+  float hz_m = 0;            // (only the CPML correction reads Hz at -z)
   int b = 0;
   // Layer k0 - 1 first: its new H (the ghost's below layer 0) is the -z neighbour of layer k0.
   for (int kk = k0 - 1; kk < k1; ++kk, b ^= 1) {
@@ -106,7 +195,8 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
         if ((wrap & 2) && cj == box.hi1 - 1) s.y = (1 - std::int64_t(box.hi1)) * pitch;
         if ((wrap & 4) && ck == box.hi2 - 1) s.z = (1 - std::int64_t(box.hi2)) * plane;
       }
-      const H3 h = wall ? ghost_h(in, c) : new_h(in, c, s, k);
+      H3 h = wall ? ghost_h(in, c) : new_h(in, c, s, k);
+      if (kCpml && !wall) cpml_h_cell(h, in, c, s, ci, cj, ck, k, cpml, own && !prologue);
       const int sx = own ? tx + 1 : esx, sy = own ? ty + 1 : esy;
       sh[b][0][sy][sx] = h.x;
       sh[b][1][sy][sx] = h.y;
@@ -122,49 +212,63 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, 2048 / (kFuseX * kFuseY))
       const float hy_xm = sh[b][1][ty + 1][tx];  // Hy at -x
       const float hz_ym = sh[b][2][ty][tx + 1];  // Hz at -y
       const float hz_xm = sh[b][2][ty + 1][tx];  // Hz at -x
-      out.e[0][c] = curl_step_e(__ldg(in.e[0] + c), m.ca, m.cby, hz, hz_ym, m.cbz, hy, hy_m);
-      out.e[1][c] = curl_step_e(__ldg(in.e[1] + c), m.ca, m.cbz, hx, hx_m, m.cbx, hz, hz_xm);
-      out.e[2][c] = curl_step_e(__ldg(in.e[2] + c), m.ca, m.cbx, hy, hy_xm, m.cby, hx, hx_ym);
+      H3 e{curl_step_e(__ldg(in.e[0] + c), m.ca, m.cby, hz, hz_ym, m.cbz, hy, hy_m),
+           curl_step_e(__ldg(in.e[1] + c), m.ca, m.cbz, hx, hx_m, m.cbx, hz, hz_xm),
+           curl_step_e(__ldg(in.e[2] + c), m.ca, m.cbx, hy, hy_xm, m.cby, hx, hx_ym)};
+      if (kCpml)
+        cpml_e_cell(e, {hx, hy, hz}, {sh[b][0][ty + 1][tx], hy_xm, hz_xm}, {hx_ym, sh[b][1][ty][tx + 1], hz_ym},
+                    {hx_m, hy_m, hz_m}, m, i, j, kk, cpml);
+      out.e[0][c] = e.x;
+      out.e[1][c] = e.y;
+      out.e[2][c] = e.z;
       out.h[0][c] = hx;
       out.h[1][c] = hy;
       out.h[2][c] = hz;
     }
     hx_m = hx;
     hy_m = hy;
+    if (kCpml) hz_m = hz;
   }
 }
 
-template <int kFuseY, bool kWrap>
+template <int kFuseY, bool kWrap, bool kCpml>
 void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
                  const HCoeffs& k, const Layout& l, const Index3& n, int kz, int recompute_low, int wrap,
-                 cudaStream_t stream) {
+                 const FusedCpml& cpml, cudaStream_t stream) {
   const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY),
                   unsigned((n[2] + kz - 1) / kz));
   const dim3 block(kFuseX, kFuseY);
   const cuda_detail::BoxArgs args = cuda_detail::box_args(Box{{0, 0, 0}, n});
   if (uniform)
-    fused_columns<true, kFuseY, kWrap>
-        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap);
+    fused_columns<true, kFuseY, kWrap, kCpml>
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap, cpml);
   else
-    fused_columns<false, kFuseY, kWrap>
-        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap);
+    fused_columns<false, kFuseY, kWrap, kCpml>
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap, cpml);
 }
 
 }  // namespace
 
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                         bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        int recompute_low, int wrap, cudaStream_t stream) {
+                        int recompute_low, int wrap, const FusedCpml& cpml, cudaStream_t stream) {
   if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
-  if (shape.tile_y == 16) {
+  const int kz = shape.kz, r = recompute_low;
+  // 32 x 16 tiles (a tuning option) only without CPML: fewer kernels to compile.
+  if (cpml.count > 0) {
     if (wrap)
-      launch_tile<16, true>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+      launch_tile<8, true, true>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
     else
-      launch_tile<16, false>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+      launch_tile<8, false, true>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+  } else if (shape.tile_y == 16) {
+    if (wrap)
+      launch_tile<16, true, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+    else
+      launch_tile<16, false, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
   } else if (wrap) {
-    launch_tile<8, true>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+    launch_tile<8, true, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
   } else {
-    launch_tile<8, false>(in, out, mat, table, uniform, k, l, n, shape.kz, recompute_low, wrap, stream);
+    launch_tile<8, false, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
   }
   TESSERA_CUDA_CHECK(cudaGetLastError());
 }
