@@ -1,6 +1,6 @@
 #pragma once
 // Stepper: one rank's leapfrog, E(n) H(n-1/2) -> E(n+1) H(n+1/2), split (below) or fused
-// (choose_sweep: one exchange of the ghosts, then H and E in one pass, then the CPML repair):
+// (choose_sweep: one exchange of the ghosts, then H and E in one pass, CPML included):
 //   1. E ghosts (tangential, high side) begin; H update of the cells that need no ghost;
 //      finish; H update of the boundary shell; CPML H corrections.
 //   2. H ghosts (tangential, low side) begin; E update of the interior; finish; the shell;
