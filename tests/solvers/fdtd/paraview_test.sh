@@ -20,15 +20,19 @@ unset PYTHONHOME PYTHONPATH
 script=$(dirname "$0")/paraview_check.py
 rc=0
 log=$(mktemp)
-for attempt in 1 2; do
-  "$xvfb" -a -s "-screen 0 1024x768x24" "$pv" "$script" "$out" "$png" > "$log" 2>&1
+for attempt in 1 2 3 4; do
+  # A display number of our own: two `xvfb-run -a` started at once (tests in parallel) can
+  # pick the same one, and the second pvpython then loses its X server.
+  display=$((200 + RANDOM % 700))
+  "$xvfb" -n "$display" -s "-screen 0 1024x768x24" "$pv" "$script" "$out" "$png" > "$log" 2>&1
   rc=$?
   cat "$log"
   # A failed check exits 1; only a lost X server (a signal, or VTK's "bad X server
-  # connection" abort, which ParaView's handler turns into an ordinary exit code: as when two
-  # xvfb-run -a race for one display number) is tried once more.
-  if [ "$rc" -lt 128 ] && ! grep -q "bad X server connection" "$log"; then rm -f "$log"; exit "$rc"; fi
-  echo "pvpython ended with code $rc (the virtual X server?); attempt $attempt of 2"
+  # connection" abort, which ParaView's handler turns into an ordinary exit code) is tried
+  # again, on another display.
+  if [ "$rc" -lt 128 ] && ! grep -qE "bad X server connection|Xvfb failed to start" "$log"; then rm -f "$log"; exit "$rc"; fi
+  echo "pvpython ended with code $rc (the virtual X server on :$display?); attempt $attempt of 4"
+  sleep 1
 done
 rm -f "$log"
 exit "$rc"
