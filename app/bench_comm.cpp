@@ -12,29 +12,10 @@
 #include "core/error.hpp"
 #include "core/log.hpp"
 #include "core/timer.hpp"
+#include "solvers/bench_timing.hpp"
 
 namespace tessera::app {
 namespace {
-
-// Median over ranks' slowest: every repetition is timed between barriers, so the time is the
-// job's, not one rank's.
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0.0 : v[v.size() / 2];
-}
-
-template <class F>
-double time_collective(comm::Context& ctx, int repeat, F&& body) {
-  body();  // warm-up (buffers, NCCL connections)
-  std::vector<double> times;
-  for (int i = 0; i < repeat; ++i) {
-    comm::barrier(ctx);
-    HostTimer t;
-    body();
-    times.push_back(comm::allreduce(ctx, t.seconds(), comm::Op::max));
-  }
-  return median(times);
-}
 
 void bench_ring(comm::Context& ctx, comm::Transport& tr, const BenchOptions& o, BenchReport& report) {
   const std::vector<std::size_t> sizes =
