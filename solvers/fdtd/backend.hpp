@@ -9,6 +9,7 @@
 //
 // Streams (cuda): kernels run in order on the compute stream; the halo exchange packs on the
 // halo stream, which halo_after_compute() orders after the work queued so far.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -68,6 +69,15 @@ struct DftRegion {
   int nfreq = 0;
   std::int64_t elements() const { return 2 * std::int64_t(nfreq) * box.cells(); }
 };
+
+// The cuda engine batches a region's samples (float32) before adding them to its accumulators
+// (cuda/spectra.cu): up to kDftBatch steps in a buffer kept within kDftSampleBytes (a large
+// volume batches fewer steps, down to one). The memory estimate counts the buffer too.
+inline constexpr int kDftBatch = 32;
+inline constexpr std::int64_t kDftSampleBytes = std::int64_t(1) << 28;
+constexpr int dft_batch_steps(std::int64_t cells) {
+  return static_cast<int>(std::clamp<std::int64_t>(kDftSampleBytes / (4 * cells), 1, kDftBatch));
+}
 
 class Engine {
  public:

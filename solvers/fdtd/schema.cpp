@@ -1,6 +1,36 @@
 #include "solvers/fdtd/schema.hpp"
 
+#include <string_view>
+
 namespace tessera::fdtd {
+namespace {
+
+// What a table's waveform drives: the meaning of its `amplitude` and the amplitude's unit
+// ("" where it depends on another key), and the instant its `delay` places the pulse peak.
+struct WaveformUse {
+  std::string_view amplitude;
+  std::string_view amplitude_unit = "";
+  std::string_view delay = "time of the pulse peak";
+};
+
+// The waveform keys of [[fdtd.source]], [[fdtd.plane_wave]] and [[fdtd.tfsf]] (params.cpp's
+// read_waveform reads them): declared once so the three tables cannot drift apart.
+void add_waveform_keys(deck::TableBuilder t, const WaveformUse& use) {
+  deck::KeyBuilder amplitude =
+      t.choice("waveform", "time dependence", {"gaussian", "modulated_gaussian", "ricker", "continuous"})
+          .default_value("gaussian")
+          .floating("amplitude", use.amplitude)
+          .default_value(1.0);
+  if (!use.amplitude_unit.empty()) amplitude.unit(use.amplitude_unit);
+  amplitude.floating("frequency", "carrier (modulated_gaussian, continuous) or peak (ricker) frequency").unit("Hz")
+      .greater_than(0).optional()
+      .floating("width", "gaussian envelope width tau in exp(-((t-delay)/tau)^2)").unit("s").greater_than(0)
+      .optional()
+      .floating("delay", use.delay).unit("s").min(0).optional()
+      .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
+}
+
+}  // namespace
 
 deck::Schema schema() {
   deck::Schema s;
@@ -59,20 +89,13 @@ deck::Schema schema() {
       .floating("radius", "sphere, cylinder: radius").unit("m").greater_than(0).optional()
       .choice("axis", "cylinder: axis direction", {"x", "y", "z"}).default_value("z")
       .floating("length", "cylinder: length along its axis").unit("m").greater_than(0).optional();
-  s.array_table("fdtd.source", "a point electric dipole at the nearest node of its component")
-      .float_array("position", "where the dipole sits").length(3).unit("m")
-      .choice("component", "field component it drives", {"Ex", "Ey", "Ez"}).default_value("Ez")
-      .choice("type", "soft: a current I*l adds to the update; hard: the field is set", {"soft", "hard"})
-      .default_value("soft")
-      .choice("waveform", "time dependence", {"gaussian", "modulated_gaussian", "ricker", "continuous"})
-      .default_value("gaussian")
-      .floating("amplitude", "soft: current moment I*l (A m); hard: field (V/m)").default_value(1.0)
-      .floating("frequency", "carrier (modulated_gaussian, continuous) or peak (ricker) frequency").unit("Hz")
-      .greater_than(0).optional()
-      .floating("width", "gaussian envelope width tau in exp(-((t-delay)/tau)^2)").unit("s").greater_than(0)
-      .optional()
-      .floating("delay", "time of the pulse peak").unit("s").min(0).optional()
-      .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
+  add_waveform_keys(
+      s.array_table("fdtd.source", "a point electric dipole at the nearest node of its component")
+          .float_array("position", "where the dipole sits").length(3).unit("m")
+          .choice("component", "field component it drives", {"Ex", "Ey", "Ez"}).default_value("Ez")
+          .choice("type", "soft: a current I*l adds to the update; hard: the field is set", {"soft", "hard"})
+          .default_value("soft"),
+      {.amplitude = "soft: current moment I*l (A m); hard: field (V/m)"});
   s.array_table("fdtd.probe", "a point probe: time series of chosen components")
       .string("name", "column prefix in probes.h5 (default probe<N>)").optional()
       .float_array("position", "probe position (each component at its nearest node)").length(3).unit("m")
@@ -115,39 +138,28 @@ deck::Schema schema() {
                   .string("subtract", "flux.h5 of an earlier run (the empty one): its DFT fields on this plane are "
                                       "subtracted first, leaving the scattered/reflected flux")
                   .optional());
-  s.array_table("fdtd.plane_wave", "a uniform electric current sheet over a whole axis-normal plane (normal incidence)")
-      .choice("axis", "normal of the sheet (the direction the waves travel)", {"x", "y", "z"}).default_value("z")
-      .floating("position", "where the sheet sits along the axis (nearest E-node layer)").unit("m").min(0)
-      .choice("component", "tangential E component the current drives (the polarisation)", {"Ex", "Ey", "Ez"})
-      .default_value("Ex")
-      .choice("waveform", "time dependence", {"gaussian", "modulated_gaussian", "ricker", "continuous"})
-      .default_value("gaussian")
-      .floating("amplitude", "surface current density K (A/m); each side gets E = eta K / 2").default_value(1.0)
-      .floating("frequency", "carrier (modulated_gaussian, continuous) or peak (ricker) frequency").unit("Hz")
-      .greater_than(0).optional()
-      .floating("width", "gaussian envelope width tau in exp(-((t-delay)/tau)^2)").unit("s").greater_than(0)
-      .optional()
-      .floating("delay", "time of the pulse peak").unit("s").min(0).optional()
-      .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
-  s.array_table("fdtd.tfsf",
-                "a total-field/scattered-field box: a plane wave at normal incidence along an axis exists inside "
-                "the box only (at most one)")
-      .float_array("min", "lower corner (snapped to the nearest node planes)").length(3).unit("m")
-      .float_array("max", "upper corner (snapped to the nearest node planes)").length(3).unit("m")
-      .choice("axis", "propagation axis", {"x", "y", "z"}).default_value("z")
-      .choice("direction", "propagation along +axis or -axis", {"+", "-"}).default_value("+")
-      .choice("component", "E component of the incident wave (tangential to axis: the polarisation)",
-              {"Ex", "Ey", "Ez"})
-      .default_value("Ex")
-      .choice("waveform", "time dependence", {"gaussian", "modulated_gaussian", "ricker", "continuous"})
-      .default_value("gaussian")
-      .floating("amplitude", "incident E amplitude").unit("V/m").default_value(1.0)
-      .floating("frequency", "carrier (modulated_gaussian, continuous) or peak (ricker) frequency").unit("Hz")
-      .greater_than(0).optional()
-      .floating("width", "gaussian envelope width tau in exp(-((t-delay)/tau)^2)").unit("s").greater_than(0)
-      .optional()
-      .floating("delay", "time of the pulse peak at the box face the wave enters").unit("s").min(0).optional()
-      .floating("ramp", "continuous: duration of the raised-cosine turn-on").unit("s").greater_than(0).optional();
+  add_waveform_keys(
+      s.array_table("fdtd.plane_wave",
+                    "a uniform electric current sheet over a whole axis-normal plane (normal incidence)")
+          .choice("axis", "normal of the sheet (the direction the waves travel)", {"x", "y", "z"}).default_value("z")
+          .floating("position", "where the sheet sits along the axis (nearest E-node layer)").unit("m").min(0)
+          .choice("component", "tangential E component the current drives (the polarisation)", {"Ex", "Ey", "Ez"})
+          .default_value("Ex"),
+      {.amplitude = "surface current density K (A/m); each side gets E = eta K / 2"});
+  add_waveform_keys(
+      s.array_table("fdtd.tfsf",
+                    "a total-field/scattered-field box: a plane wave at normal incidence along an axis exists inside "
+                    "the box only (at most one)")
+          .float_array("min", "lower corner (snapped to the nearest node planes)").length(3).unit("m")
+          .float_array("max", "upper corner (snapped to the nearest node planes)").length(3).unit("m")
+          .choice("axis", "propagation axis", {"x", "y", "z"}).default_value("z")
+          .choice("direction", "propagation along +axis or -axis", {"+", "-"}).default_value("+")
+          .choice("component", "E component of the incident wave (tangential to axis: the polarisation)",
+                  {"Ex", "Ey", "Ez"})
+          .default_value("Ex"),
+      {.amplitude = "incident E amplitude",
+       .amplitude_unit = "V/m",
+       .delay = "time of the pulse peak at the box face the wave enters"});
   return s;
 }
 

@@ -12,11 +12,19 @@ std::array<int, 4> flux_components(int axis) {
   return {p, q, kHx + p, kHx + q};
 }
 
+std::vector<Box> dft_arrays(const DftSpec& d) { return std::vector<Box>(d.components.size(), d.region); }
+
+std::vector<Box> flux_arrays(const FluxSpec& f) {
+  Box h = f.region;
+  h.lo[f.axis] = f.layer - 1;
+  return {f.region, f.region, h, h};
+}
+
 Spectra::Spectra(const Model& model, const LocalDomain& domain, Engine& engine) : dt_(model.dt), domain_(domain) {
   const Box mine = domain.global_box();
   for (const DftSpec& d : model.dfts) {
-    std::vector<Box> boxes(d.components.size(), intersect(d.region, mine)), arrays(d.components.size(), d.region);
-    dfts_.push_back(make_monitor(d.spectrum, d.components, boxes, arrays, engine));
+    const std::vector<Box> boxes(d.components.size(), intersect(d.region, mine));
+    dfts_.push_back(make_monitor(d.spectrum, d.components, boxes, dft_arrays(d), engine));
   }
   for (const FluxSpec& f : model.fluxes) {
     const int a = f.axis;
@@ -24,11 +32,10 @@ Spectra::Spectra(const Model& model, const LocalDomain& domain, Engine& engine) 
     const bool owns_layer = f.layer >= domain.offset[a] && f.layer < domain.offset[a] + domain.n[a];
     Box t = intersect(f.region, mine);  // transverse cells, [layer, layer + 1) along a
     if (!owns_layer) t = {};
-    Box h = t, h_array = f.region;
+    Box h = t;
     if (!t.empty()) h.lo[a] = f.layer - 1;  // H below the plane: maybe the low ghost layer
-    h_array.lo[a] = f.layer - 1;
-    const std::vector<Box> boxes{t, t, h, h}, arrays{f.region, f.region, h_array, h_array};
-    fluxes_.push_back(make_monitor(f.spectrum, {comps.begin(), comps.end()}, boxes, arrays, engine));
+    const std::vector<Box> boxes{t, t, h, h};
+    fluxes_.push_back(make_monitor(f.spectrum, {comps.begin(), comps.end()}, boxes, flux_arrays(f), engine));
   }
 }
 

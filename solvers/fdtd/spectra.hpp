@@ -66,4 +66,10 @@ class Spectra {
 // The tangential E and H of a flux plane with normal `axis`: E_p, E_q, H_p, H_q.
 std::array<int, 4> flux_components(int axis);
 
+// The global array of each block of a monitor, in DftMonitor::blocks order: the extent the
+// files hold, whose nodes the ranks accumulate between them, each node once. A dft monitor's
+// blocks cover its region; a flux plane's E_p, E_q its plane, H_p, H_q the layers L - 1 and L.
+std::vector<Box> dft_arrays(const DftSpec& d);
+std::vector<Box> flux_arrays(const FluxSpec& f);
+
 }  // namespace tessera::fdtd

@@ -155,41 +155,28 @@ class CpuEngine final : public Engine {
 
   void update_e(const Box& b) override {
     if (b.empty()) return;
-    const Box db = intersect(b, disp_.box);
-    if (!db.empty()) return update_e_dispersive(b);
-    const std::int64_t sy = layout_.pitch, sz = layout_.plane();
-    const Material* table = table_.data();
-    const MaterialIndex* mat = mat_base();
-    const bool uniform = uniform_;
-#pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
-    for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z) {
-      for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
-        float* __restrict ex = base_[kEx];
-        float* __restrict ey = base_[kEy];
-        float* __restrict ez = base_[kEz];
-        const float* __restrict hx = base_[kHx];
-        const float* __restrict hy = base_[kHy];
-        const float* __restrict hz = base_[kHz];
-        const std::int64_t row = layout_.at(0, y, z);
-        for (std::int64_t x = b.lo[0]; x < b.hi[0]; ++x) {
-          const std::int64_t c = row + x;
-          const Material m = table[uniform ? 0 : mat[c]];
-          ex[c] = curl_step_e(ex[c], m.ca, m.cby, hz[c], hz[c - sy], m.cbz, hy[c], hy[c - sz]);
-          ey[c] = curl_step_e(ey[c], m.ca, m.cbz, hx[c], hx[c - sz], m.cbx, hz[c], hz[c - 1]);
-          ez[c] = curl_step_e(ez[c], m.ca, m.cbx, hy[c], hy[c - 1], m.cby, hx[c], hx[c - sy]);
-        }
-      }
-    }
+    // A box clear of the dispersive box is plain Yee: no per-cell look-up of poles.
+    if (intersect(b, disp_.box).empty()) return sweep_e(b, [](auto&&...) {});
+    // In cells of a material with poles, the ADE currents from the old E (dispersion.hpp).
+    const DispersionView v = disp_;
+    sweep_e(b, [&v](std::int64_t x, std::int64_t y, std::int64_t z, int mi, const float(&e_old)[3],
+                    float(&e_new)[3]) {
+      const DispersiveMaterial& dm = v.table[mi];
+      const std::int64_t d = dm.npoles > 0 ? dispersion_index(v, x, y, z) : -1;
+      if (d < 0) return;
+      for (int comp = 0; comp < 3; ++comp) e_new[comp] = dispersive_e(e_old[comp], e_new[comp], dm, v, comp, d);
+    });
   }
 
-  // update_e over a box that meets the dispersive box: the same Yee update, then in cells of a
-  // material with poles the ADE currents from the old E (dispersion.hpp).
-  void update_e_dispersive(const Box& b) {
+  // The Yee E update over box b (x innermost). `cell_step(x, y, z, material, e_old, e_new)`
+  // may change a cell's new Ex, Ey, Ez before they are stored: one loop for both updates, so
+  // the plain and the dispersive cells get the same Yee arithmetic.
+  template <typename CellStep>
+  void sweep_e(const Box& b, const CellStep& cell_step) {
     const std::int64_t sy = layout_.pitch, sz = layout_.plane();
     const Material* table = table_.data();
     const MaterialIndex* mat = mat_base();
     const bool uniform = uniform_;
-    const DispersionView v = disp_;
 #pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
     for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z) {
       for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
@@ -204,20 +191,14 @@ class CpuEngine final : public Engine {
           const std::int64_t c = row + x;
           const int mi = uniform ? 0 : mat[c];
           const Material m = table[mi];
-          const float ex0 = ex[c], ey0 = ey[c], ez0 = ez[c];
-          float nx = curl_step_e(ex0, m.ca, m.cby, hz[c], hz[c - sy], m.cbz, hy[c], hy[c - sz]);
-          float ny = curl_step_e(ey0, m.ca, m.cbz, hx[c], hx[c - sz], m.cbx, hz[c], hz[c - 1]);
-          float nz = curl_step_e(ez0, m.ca, m.cbx, hy[c], hy[c - 1], m.cby, hx[c], hx[c - sy]);
-          const DispersiveMaterial& dm = v.table[mi];
-          const std::int64_t d = dm.npoles > 0 ? dispersion_index(v, x, y, z) : -1;
-          if (d >= 0) {
-            nx = dispersive_e(ex0, nx, dm, v, 0, d);
-            ny = dispersive_e(ey0, ny, dm, v, 1, d);
-            nz = dispersive_e(ez0, nz, dm, v, 2, d);
-          }
-          ex[c] = nx;
-          ey[c] = ny;
-          ez[c] = nz;
+          const float e_old[3] = {ex[c], ey[c], ez[c]};
+          float e_new[3] = {curl_step_e(e_old[0], m.ca, m.cby, hz[c], hz[c - sy], m.cbz, hy[c], hy[c - sz]),
+                            curl_step_e(e_old[1], m.ca, m.cbz, hx[c], hx[c - sz], m.cbx, hz[c], hz[c - 1]),
+                            curl_step_e(e_old[2], m.ca, m.cbx, hy[c], hy[c - 1], m.cby, hx[c], hx[c - sy])};
+          cell_step(x, y, z, mi, e_old, e_new);
+          ex[c] = e_new[0];
+          ey[c] = e_new[1];
+          ez[c] = e_new[2];
         }
       }
     }

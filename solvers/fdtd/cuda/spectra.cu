@@ -1,6 +1,5 @@
 // The cuda engine's plane-wave sheets and running DFTs ([[fdtd.plane_wave]], [[fdtd.dft]],
 // [[fdtd.flux]]): kernels and their launches. See cuda_engine.hpp.
-#include <algorithm>
 #include <stdexcept>
 
 #include "core/cuda_check.hpp"
@@ -23,9 +22,9 @@ __global__ void sheet_cells(float* e, const MaterialIndex* mat, const Material* 
   e[c] = sheet_step(e[c], axis == 0 ? m.cbx : axis == 1 ? m.cby : m.cbz, k);
 }
 
-constexpr int kDftBatch = 32;       // steps per accumulation kernel, at most
-constexpr std::int64_t kDftSampleBytes = std::int64_t(1) << 28;  // per region: a plane batches fully, a volume less
-constexpr int kDftFreqChunk = 32;   // frequencies whose batch phasors sit in shared memory at once
+// kDftBatch (steps per accumulation kernel, at most) and kDftSampleBytes (per region: a plane
+// batches fully, a volume less) are in backend.hpp, for the memory estimate.
+constexpr int kDftFreqChunk = 32;  // frequencies whose batch phasors sit in shared memory at once
 
 // One step's samples of a region: field values (float32) into row `slot` of the batch.
 __global__ void dft_sample(const float* __restrict__ field, float* __restrict__ samples, Layout l, BoxArgs b,
@@ -96,7 +95,7 @@ int CudaEngine::add_dft(const DftRegion& r) {
   d.acc = DeviceBuffer<double>(static_cast<std::size_t>(r.elements()));
   // The sample buffer holds `batch` steps of the region within kDftSampleBytes (a 512^2 plane:
   // all 32; a large volume: fewer, down to 1, i.e. an accumulation every step).
-  d.batch = static_cast<int>(std::clamp<std::int64_t>(kDftSampleBytes / (4 * r.box.cells()), 1, kDftBatch));
+  d.batch = dft_batch_steps(r.box.cells());
   d.samples = DeviceBuffer<float>(static_cast<std::size_t>(d.batch * r.box.cells()));
   d.phasors = DeviceBuffer<double>(static_cast<std::size_t>(kDftBatch) * static_cast<std::size_t>(r.nfreq) * 2);
   d.host_phasors.assign(d.phasors.size(), 0.0);

@@ -5,9 +5,11 @@
 #include <cstdint>
 #include <algorithm>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "solvers/fdtd/constants.hpp"
+#include "solvers/fdtd/flux.hpp"
 #include "solvers/fdtd/params.hpp"
 #include "solvers/fdtd/stepper.hpp"
 
@@ -52,6 +54,145 @@ inline Waveform gaussian(double width, double delay) {
 
 inline void add_probe(Model& m, const std::string& name, std::vector<Node> nodes) {
   m.probes.push_back({name, std::move(nodes)});
+}
+
+// A carrier of frequency f under a Gaussian one period wide, peaking `periods` periods in.
+inline Waveform modulated_gaussian(double f, double periods) {
+  Waveform w;
+  w.kind = WaveformKind::modulated_gaussian;
+  w.frequency = f;
+  w.width = 1 / f;
+  w.delay = periods / f;
+  return w;
+}
+
+// A 1D-like grid: 4 x 4 x nz cells of d, periodic across, CPML (10 cells) at both ends of z.
+inline Model column_model(std::int64_t nz, double d) {
+  Model m = box_model({4, 4, nz}, 0.99, d);
+  m.faces[0] = {FaceKind::periodic, FaceKind::periodic};
+  m.faces[1] = {FaceKind::periodic, FaceKind::periodic};
+  m.faces[2] = {FaceKind::cpml, FaceKind::cpml};
+  m.cpml.thickness = 10;
+  return m;
+}
+
+// n frequencies evenly spaced over [f0, f1], accumulated every `every` steps.
+inline Spectrum band(double f0, double f1, int n, int every = 1) {
+  Spectrum s;
+  s.every = every;
+  for (int i = 0; i < n; ++i) s.frequencies.push_back(f0 + (f1 - f0) * i / (n - 1));
+  return s;
+}
+
+// A flux plane over the whole cross-section at E-node layer `layer` along z.
+inline FluxSpec z_plane(const std::string& name, const Model& m, std::int64_t layer, const Spectrum& s) {
+  FluxSpec f;
+  f.name = name;
+  f.axis = 2;
+  f.layer = layer;
+  f.region = {{0, 0, layer}, {m.cells[0], m.cells[1], layer + 1}};
+  f.spectrum = s;
+  return f;
+}
+
+// Six flux planes on the node planes lo and hi of each axis, closing the box [lo, hi]^3, each
+// counted outwards (weight -1 on the low faces).
+inline void add_flux_box(Model& m, std::int64_t lo, std::int64_t hi, const Spectrum& s) {
+  for (int a = 0; a < 3; ++a)
+    for (int side = 0; side < 2; ++side) {
+      FluxSpec f;
+      f.name = std::string("face") + char('x' + a) + (side ? "+" : "-");
+      f.axis = a;
+      f.layer = side ? hi : lo;
+      f.region = {{lo, lo, lo}, {hi, hi, hi}};
+      f.region.lo[a] = f.layer;
+      f.region.hi[a] = f.layer + 1;
+      f.spectrum = s;
+      f.weight = side ? 1 : -1;
+      m.fluxes.push_back(f);
+    }
+}
+
+// The flux out of the box of add_flux_box, whose six planes are the model's from `first` on.
+inline std::vector<double> flux_box_total(const Model& m, Stepper& st, std::size_t first = 0) {
+  std::vector<double> total(m.fluxes[first].spectrum.frequencies.size(), 0.0);
+  for (std::size_t p = first; p < first + 6; ++p) {
+    const auto flux = flux_spectrum(nullptr, m, p, st.spectra().fluxes()[p], st.engine(), nullptr);
+    for (std::size_t i = 0; i < total.size(); ++i) total[i] += flux[i];
+  }
+  return total;
+}
+
+// The DFT fields of flux plane i (to subtract in a later run).
+inline FluxReference flux_reference(Stepper& st, std::size_t i) {
+  FluxReference r;
+  const DftMonitor& m = st.spectra().fluxes()[i];
+  for (const DftBlock& b : m.blocks) r.blocks.push_back(Spectra::download(b, m.spectrum->frequencies.size(), st.engine()));
+  return r;
+}
+
+// The slab column of the two-run flux workflow (docs/fdtd.md): column_model(130, 0.5 mm); a
+// current sheet at z = 15 cells launches a modulated Gaussian (5 GHz, 3-7 GHz above 4% of its
+// peak power) along +z; flux planes "refl" at z = 20 and "trans" at z = 110, 41 frequencies over
+// 3-7 GHz sampled every 2 steps. A slab starts at z = 35.
+namespace slab {
+inline constexpr double kD = 0.5e-3;
+inline constexpr std::int64_t kNz = 130, kSource = 15, kRefl = 20, kFront = 35, kTrans = 110;
+}  // namespace slab
+
+inline Spectrum slab_band() { return band(3e9, 7e9, 41, 2); }
+
+inline Model slab_column() {
+  Model m = column_model(slab::kNz, slab::kD);
+  PlaneWaveSpec w;
+  w.axis = 2;
+  w.layer = slab::kSource;
+  w.component = kEx;
+  w.waveform = modulated_gaussian(5e9, 4);
+  w.amplitude = 1.0;
+  m.plane_waves.push_back(w);
+  const Spectrum s = slab_band();
+  m.fluxes.push_back(z_plane("refl", m, slab::kRefl, s));
+  m.fluxes.push_back(z_plane("trans", m, slab::kTrans, s));
+  return m;
+}
+
+// The flux spectra through the slab column's two planes.
+struct SlabFluxes {
+  std::vector<double> refl, trans;
+};
+
+// The two runs of 9000 steps: the empty column (its reflection plane's DFT fields kept), then
+// the column with `material` filling the cells [kFront, back) along z, the empty run's fields
+// subtracted on the reflection plane (leaving the reflected flux).
+struct SlabRuns {
+  SlabFluxes empty, with;
+};
+
+inline SlabRuns slab_runs(const MaterialSpec& material, std::int64_t back) {
+  const auto run = [&](bool with_slab, const FluxReference* minus, FluxReference* keep) {
+    Model m = slab_column();
+    if (with_slab) {
+      m.materials.push_back(material);
+      Shape box;
+      box.material = static_cast<int>(m.materials.size()) - 1;
+      box.min = {0, 0, slab::kFront * slab::kD};
+      box.max = {4 * slab::kD, 4 * slab::kD, back * slab::kD};
+      m.shapes.push_back(box);
+    }
+    auto st = make_serial_stepper(m);
+    for (int n = 0; n < 9000; ++n) st->step();
+    SlabFluxes out;
+    out.refl = flux_spectrum(nullptr, m, 0, st->spectra().fluxes()[0], st->engine(), minus);
+    out.trans = flux_spectrum(nullptr, m, 1, st->spectra().fluxes()[1], st->engine(), nullptr);
+    if (keep) *keep = flux_reference(*st, 0);
+    return out;
+  };
+  FluxReference empty;
+  SlabRuns r;
+  r.empty = run(false, nullptr, &empty);
+  r.with = run(true, &empty, nullptr);
+  return r;
 }
 
 // The probe columns of a serial run of `steps` steps (every step sampled), column-major.

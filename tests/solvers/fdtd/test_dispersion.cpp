@@ -16,84 +16,19 @@ namespace tessera::fdtd {
 namespace {
 
 using cd = std::complex<double>;
+using test::slab::kD;
+using test::slab::kFront;
+using test::slab::kNz;
 
-constexpr double kD = 0.5e-3;  // cells
-constexpr std::int64_t kNz = 130, kSrc = 15, kRefl = 20, kFront = 35, kTrans = 110;
-
-// 4 x 4 x 130 cells periodic across, CPML at both ends of z; a current sheet launches a
-// modulated Gaussian (5 GHz, 3-7 GHz above 4% of its peak power) along +z; flux planes at
-// z = 20 (reflection) and 110 (transmission), 41 frequencies over 3-7 GHz.
-Model column(const Spectrum& s) {
-  Model m = test::box_model({4, 4, kNz}, 0.99, kD);
-  m.faces[0] = {FaceKind::periodic, FaceKind::periodic};
-  m.faces[1] = {FaceKind::periodic, FaceKind::periodic};
-  m.faces[2] = {FaceKind::cpml, FaceKind::cpml};
-  m.cpml.thickness = 10;
-  PlaneWaveSpec w;
-  w.axis = 2;
-  w.layer = kSrc;
-  w.component = kEx;
-  w.waveform.kind = WaveformKind::modulated_gaussian;
-  w.waveform.frequency = 5e9;
-  w.waveform.width = 1 / 5e9;
-  w.waveform.delay = 4 / 5e9;
-  m.plane_waves.push_back(w);
-  for (const auto& [name, layer] : {std::pair{"refl", kRefl}, std::pair{"trans", kTrans}}) {
-    FluxSpec f;
-    f.name = name;
-    f.axis = 2;
-    f.layer = layer;
-    f.region = {{0, 0, layer}, {4, 4, layer + 1}};
-    f.spectrum = s;
-    m.fluxes.push_back(f);
-  }
-  return m;
-}
-
-Spectrum band() {
-  Spectrum s;
-  s.every = 2;
-  for (int i = 0; i < 41; ++i) s.frequencies.push_back(3e9 + 4e9 * i / 40);
-  return s;
-}
-
-struct Spectra2 {
-  std::vector<double> refl, trans;
-};
-
-// The empty run (incident flux, and the reflection plane's fields to subtract), then the run
-// with `material` filling cells [kFront, back) along z: R = -P_refl / P_inc, T = P_trans / P_inc.
-Spectra2 reflect_and_transmit(const MaterialSpec& material, std::int64_t back) {
-  const Spectrum s = band();
-  const auto run = [&](bool with, const FluxReference* minus, FluxReference* keep) {
-    Model m = column(s);
-    if (with) {
-      m.materials.push_back(material);
-      Shape box;
-      box.material = 2;
-      box.min = {0, 0, kFront * kD};
-      box.max = {4 * kD, 4 * kD, back * kD};
-      m.shapes.push_back(box);
-    }
-    auto st = make_serial_stepper(m);
-    for (int n = 0; n < 9000; ++n) st->step();
-    Spectra2 out;
-    out.refl = flux_spectrum(nullptr, m, 0, st->spectra().fluxes()[0], st->engine(), minus);
-    out.trans = flux_spectrum(nullptr, m, 1, st->spectra().fluxes()[1], st->engine(), nullptr);
-    if (keep) {
-      const DftMonitor& mon = st->spectra().fluxes()[0];
-      for (const DftBlock& b : mon.blocks) keep->blocks.push_back(Spectra::download(b, s.frequencies.size(), st->engine()));
-    }
-    return out;
-  };
-  FluxReference empty;
-  const Spectra2 inc = run(false, nullptr, &empty);
-  const Spectra2 with = run(true, &empty, nullptr);
-  Spectra2 out;
-  for (std::size_t i = 0; i < s.frequencies.size(); ++i) {
-    EXPECT_GT(inc.refl[i], 0);
-    out.refl.push_back(-with.refl[i] / inc.refl[i]);
-    out.trans.push_back(with.trans[i] / inc.refl[i]);
+// The slab column's two-run workflow (fdtd_test_util.hpp) with `material` filling cells
+// [kFront, back) along z: R = -P_refl / P_inc, T = P_trans / P_inc.
+test::SlabFluxes reflect_and_transmit(const MaterialSpec& material, std::int64_t back) {
+  const test::SlabRuns runs = test::slab_runs(material, back);
+  test::SlabFluxes out;
+  for (std::size_t i = 0; i < runs.empty.refl.size(); ++i) {
+    EXPECT_GT(runs.empty.refl[i], 0);
+    out.refl.push_back(-runs.with.refl[i] / runs.empty.refl[i]);
+    out.trans.push_back(runs.with.trans[i] / runs.empty.refl[i]);
   }
   return out;
 }
@@ -113,8 +48,8 @@ TEST(FdtdDispersion, DrudeHalfSpaceReflectanceMatchesFresnel) {
   const double fp = 5e9, gamma = 0.5e9;
   MaterialSpec metal{"metal", 1.0, 0.0, false, {}};
   metal.poles.push_back({std::pow(two_pi() * fp, 2), 0.0, two_pi() * gamma});
-  const Spectra2 r = reflect_and_transmit(metal, kNz);
-  const Spectrum s = band();
+  const test::SlabFluxes r = reflect_and_transmit(metal, kNz);
+  const Spectrum s = test::slab_band();
   double worst = 0, rmax = 0, rmin = 1;
   for (std::size_t i = 0; i < s.frequencies.size(); ++i) {
     const double f = s.frequencies[i];
@@ -146,9 +81,9 @@ TEST(FdtdDispersion, LorentzSlabMatchesAiry) {
   const double w0 = two_pi() * f0;
   medium.poles.push_back({de * w0 * w0, w0, two_pi() * gamma});
   const std::int64_t cells = 40;
-  const Spectra2 r = reflect_and_transmit(medium, kFront + cells);
-  const Spectrum s = band();
-  const Model m = column(s);
+  const test::SlabFluxes r = reflect_and_transmit(medium, kFront + cells);
+  const Spectrum s = test::slab_band();
+  const Model m = test::slab_column();
   const double dt = m.dt, L = cells * kD;
   double worst_t = 0, worst_r = 0, tmin = 1, tmax = 0;
   for (std::size_t i = 0; i < s.frequencies.size(); ++i) {

@@ -12,6 +12,7 @@
 #include "solvers/fdtd/cpml.hpp"
 #include "solvers/fdtd/materials.hpp"
 #include "solvers/fdtd/schema.hpp"
+#include "solvers/fdtd/solver_info.hpp"
 #include "solvers/fdtd/stepper.hpp"
 #include "solvers/fdtd/xdmf.hpp"
 
@@ -416,4 +417,86 @@ amplitude = 3
              "test.toml:8: fdtd.plane_wave[0].component Ez is normal to the sheet (axis z)");
   EXPECT_HAS(error_of(head + "[[fdtd.plane_wave]]\naxis = \"x\"\ncomponent = \"Ey\"\nposition = 20e-3\nfrequency = 1e9\n"),
              "lies on a wall along x");
+}
+
+// The memory estimate a run is refused with before it starts (solver_info.cpp) counts what the
+// running DFTs and the poles allocate, shared by the ranks: here a 32^3 grid of 1 mm cells on 2
+// ranks, on the cpu backend (all on the host) and on cuda (the engine's arrays on the GPU).
+TEST(FdtdModel, MemoryEstimateCountsDftsAndPoles) {
+  const double cells = 32 * 32 * 32, ranks = 2;
+  const std::string grid32 = "[fdtd]\ncells = [32, 32, 32]\n";
+  const auto need = [&](const std::string& fdtd, const std::string& tables, Backend backend) {
+    const deck::Deck d = deck::load_deck(fdtd::schema(), fdtd + tables, "test.toml");
+    return fdtd::solver_info().memory(d, backend)->per_rank(ranks);
+  };
+  const comm::MemoryNeed grid = need(grid32, "", Backend::cpu), grid_gpu = need(grid32, "", Backend::cuda);
+  EXPECT_DOUBLE_EQ(grid.host_bytes, cells * 25 / ranks);  // six float fields and a material index
+  EXPECT_DOUBLE_EQ(grid_gpu.device_bytes, cells * 25 / ranks);
+  EXPECT_DOUBLE_EQ(grid_gpu.host_bytes, cells / ranks);  // the material map it uploads
+
+  // Ex and Hy over the plane z = 16 mm (1024 nodes each) at 10 frequencies: float64 re and im
+  // per node and frequency; on cuda also a batch of 32 steps of float samples per node.
+  const std::string dft = R"(
+[[fdtd.dft]]
+name = "plane"
+components = "Ex Hy"
+min = [0, 0, 16e-3]
+max = [32e-3, 32e-3, 16e-3]
+fmin = 1e9
+fmax = 1e10
+nfreq = 10
+)";
+  const double dft_acc = 2 * 1024 * 10 * 16.0, dft_samples = 2 * 1024 * 32 * 4.0;
+  EXPECT_DOUBLE_EQ(need(grid32, dft, Backend::cpu).host_bytes - grid.host_bytes, dft_acc / ranks);
+  const comm::MemoryNeed dft_gpu = need(grid32, dft, Backend::cuda);
+  EXPECT_DOUBLE_EQ(dft_gpu.device_bytes - grid_gpu.device_bytes, (dft_acc + dft_samples) / ranks);
+  EXPECT_DOUBLE_EQ(dft_gpu.host_bytes, grid_gpu.host_bytes);
+
+  // A flux plane: E_p and E_q on it, H_p and H_q on the layers either side (6 x 1024 nodes), at
+  // 4 frequencies; the empty run's accumulators it subtracts are read onto the host as well.
+  const std::string flux = R"(
+[[fdtd.flux]]
+name = "refl"
+min = [0, 0, 16e-3]
+max = [32e-3, 32e-3, 16e-3]
+frequencies = [1e9, 2e9, 3e9, 4e9]
+subtract = "empty/flux.h5"
+)";
+  const double flux_acc = 6 * 1024 * 4 * 16.0, flux_samples = 6 * 1024 * 32 * 4.0;
+  EXPECT_DOUBLE_EQ(need(grid32, flux, Backend::cpu).host_bytes - grid.host_bytes, 2 * flux_acc / ranks);
+  const comm::MemoryNeed flux_gpu = need(grid32, flux, Backend::cuda);
+  EXPECT_DOUBLE_EQ(flux_gpu.device_bytes - grid_gpu.device_bytes, (flux_acc + flux_samples) / ranks);
+  EXPECT_DOUBLE_EQ(flux_gpu.host_bytes - grid_gpu.host_bytes, flux_acc / ranks);
+
+  // A volume of 2^21 nodes: 32 steps of it fill the 256 MiB sample buffer of one rank, but
+  // split over ranks as it may be, a batch of whole steps is only sure to fill half of it.
+  const double big = 128.0 * 128 * 128;
+  EXPECT_DOUBLE_EQ(need("[fdtd]\ncells = [128, 128, 128]\n",
+                        "[[fdtd.dft]]\nname = \"v\"\ncomponents = \"Ez\"\nfrequencies = [1e9]\n", Backend::cuda)
+                       .device_bytes,
+                   (big * 25 + big * 16 + (1 << 27)) / ranks);
+
+  // Poles: J (12 bytes per cell) per Drude pole, J and P (24) per Lorentz pole, over the box of
+  // cells the dispersive shapes can cover: a box shape over 8 .. 16 mm covers cells 6 to 16 (its
+  // bounds widened by a cell each way), 11^3 cells; a dispersive background, the whole grid.
+  const std::string metal = R"(
+[[fdtd.material]]
+name = "metal"
+drude_frequency = [1e9]
+lorentz_delta_eps = [1.0]
+lorentz_frequency = [1e10]
+)";
+  const std::string shape = metal + R"(
+[[fdtd.geometry]]
+shape = "box"
+material = "metal"
+min = [8e-3, 8e-3, 8e-3]
+max = [16e-3, 16e-3, 16e-3]
+)";
+  const double pole_bytes = 12 + 24;
+  EXPECT_DOUBLE_EQ(need(grid32, shape, Backend::cpu).host_bytes - grid.host_bytes, 11 * 11 * 11 * pole_bytes / ranks);
+  EXPECT_DOUBLE_EQ(need(grid32, shape, Backend::cuda).device_bytes - grid_gpu.device_bytes,
+                   11 * 11 * 11 * pole_bytes / ranks);
+  EXPECT_DOUBLE_EQ(need(grid32 + "background = \"metal\"\n", metal, Backend::cpu).host_bytes - grid.host_bytes,
+                   cells * pole_bytes / ranks);
 }

@@ -15,45 +15,9 @@
 namespace tessera::fdtd {
 namespace {
 
+using test::band;
 using test::box_model;
 using cd = std::complex<double>;
-
-
-// A 1D-like grid: nx x ny cells periodic across, CPML (10 cells) at both ends of z.
-Model column_model(std::int64_t nz, double d) {
-  Model m = box_model({4, 4, nz}, 0.99, d);
-  m.faces[0] = {FaceKind::periodic, FaceKind::periodic};
-  m.faces[1] = {FaceKind::periodic, FaceKind::periodic};
-  m.faces[2] = {FaceKind::cpml, FaceKind::cpml};
-  m.cpml.thickness = 10;
-  return m;
-}
-
-Spectrum band(double f0, double f1, int n, int every = 1) {
-  Spectrum s;
-  s.every = every;
-  for (int i = 0; i < n; ++i) s.frequencies.push_back(f0 + (f1 - f0) * i / (n - 1));
-  return s;
-}
-
-FluxSpec z_plane(const std::string& name, const Model& m, std::int64_t layer, const Spectrum& s) {
-  FluxSpec f;
-  f.name = name;
-  f.axis = 2;
-  f.layer = layer;
-  f.region = {{0, 0, layer}, {m.cells[0], m.cells[1], layer + 1}};
-  f.spectrum = s;
-  return f;
-}
-
-// The DFT fields of flux plane i (to subtract in a later run).
-FluxReference reference_of(Stepper& s, std::size_t i) {
-  FluxReference r;
-  const DftMonitor& m = s.spectra().fluxes()[i];
-  for (const DftBlock& b : m.blocks)
-    r.blocks.push_back(Spectra::download(b, m.spectrum->frequencies.size(), s.engine()));
-  return r;
-}
 
 // Numerical wave number along z of a 1D-like Yee wave of angular frequency w at speed v:
 // sin(w dt / 2) / (v dt) = sin(k dz / 2) / dz.
@@ -78,44 +42,15 @@ double yee_k(double w, double v, const Model& m) {
 // (the issue's), holds these with a margin that a wrong phase, area, sign or normalisation
 // (or a forgotten incident-field subtraction: R then reads about 1 - R) exceeds by far.
 TEST(FdtdSpectra, DielectricSlabTransmissionAndReflectionMatchAiry) {
-  const double d = 0.5e-3;
-  const std::int64_t nz = 130, src = 15, refl = 20, slab0 = 35, slab_cells = 60, trans = 110;
+  const double d = test::slab::kD;
+  const std::int64_t slab_cells = 60;
   const double n_slab = 2.0;
-  const Spectrum s = band(3e9, 7e9, 41, 2);
-  const auto run = [&](bool with_slab, const FluxReference* minus, FluxReference* keep, std::vector<double>& pr,
-                       std::vector<double>& pt) {
-    Model m = column_model(nz, d);
-    if (with_slab) {
-      m.materials.push_back({"glass", n_slab * n_slab, 0, false, {}});
-      Shape box;
-      box.material = 2;
-      box.min = {0, 0, slab0 * d};
-      box.max = {4 * d, 4 * d, (slab0 + slab_cells) * d};
-      m.shapes.push_back(box);
-    }
-    PlaneWaveSpec w;
-    w.axis = 2;
-    w.layer = src;
-    w.component = kEx;
-    w.waveform.kind = WaveformKind::modulated_gaussian;
-    w.waveform.frequency = 5e9;
-    w.waveform.width = 1 / 5e9;
-    w.waveform.delay = 4 / 5e9;
-    w.amplitude = 1.0;
-    m.plane_waves.push_back(w);
-    m.fluxes.push_back(z_plane("refl", m, refl, s));
-    m.fluxes.push_back(z_plane("trans", m, trans, s));
-    auto st = make_serial_stepper(m);
-    for (int n = 0; n < 9000; ++n) st->step();
-    pr = flux_spectrum(nullptr, m, 0, st->spectra().fluxes()[0], st->engine(), minus);
-    pt = flux_spectrum(nullptr, m, 1, st->spectra().fluxes()[1], st->engine(), nullptr);
-    if (keep) *keep = reference_of(*st, 0);
-    return m;
-  };
-  std::vector<double> inc_r, inc_t, pr, pt;
-  FluxReference empty;
-  const Model m = run(false, nullptr, &empty, inc_r, inc_t);
-  run(true, &empty, nullptr, pr, pt);
+  const Spectrum s = test::slab_band();
+  const test::SlabRuns runs =
+      test::slab_runs({"glass", n_slab * n_slab, 0, false, {}}, test::slab::kFront + slab_cells);
+  const auto& [inc_r, inc_t] = runs.empty;
+  const auto& [pr, pt] = runs.with;
+  const Model m = test::slab_column();
 
   const double r1 = std::pow((n_slab - 1) / (n_slab + 1), 2);
   double worst_t = 0, worst_r = 0, worst_sum = 0;
@@ -149,7 +84,7 @@ TEST(FdtdSpectra, DielectricSlabTransmissionAndReflectionMatchAiry) {
 // also the sheet's eta0 K / 2 (and eta0 H for H).
 TEST(FdtdSpectra, MonochromaticDftEqualsTimeDomainAmplitude) {
   const double d = 1e-3;
-  Model m = column_model(120, d);
+  Model m = test::column_model(120, d);
   const double f0 = 4e9;  // 75 cells per wavelength
   PlaneWaveSpec w;
   w.layer = 30;
@@ -227,27 +162,11 @@ TEST(FdtdSpectra, DipoleFluxThroughClosedBoxMatchesHertzianPower) {
   const double il = 1e-3;
   m.sources.push_back(test::soft_source(kEz, {c, c, c}, w, il));
   const Spectrum s = band(4e9, 7.5e9, 8, 1);
-  for (int a = 0; a < 3; ++a)
-    for (int side = 0; side < 2; ++side) {
-      FluxSpec f;
-      f.name = std::string("face") + char('x' + a) + (side ? "+" : "-");
-      f.axis = a;
-      f.layer = c + (side ? h : -h);
-      f.region = {{c - h, c - h, c - h}, {c + h, c + h, c + h}};
-      f.region.lo[a] = f.layer;
-      f.region.hi[a] = f.layer + 1;
-      f.spectrum = s;
-      f.weight = side ? 1 : -1;
-      m.fluxes.push_back(f);
-    }
+  test::add_flux_box(m, c - h, c + h, s);
   auto st = make_serial_stepper(m);
   const std::int64_t steps = 1200;
   for (std::int64_t k = 0; k < steps; ++k) st->step();
-  std::vector<double> total(s.frequencies.size(), 0.0);
-  for (std::size_t p = 0; p < m.fluxes.size(); ++p) {
-    const auto flux = flux_spectrum(nullptr, m, p, st->spectra().fluxes()[p], st->engine(), nullptr);
-    for (std::size_t i = 0; i < total.size(); ++i) total[i] += flux[i];
-  }
+  const std::vector<double> total = test::flux_box_total(m, *st);
   double worst = 0;
   for (std::size_t i = 0; i < total.size(); ++i) {
     const double f = s.frequencies[i], k = 2 * kPi * f / kC0;

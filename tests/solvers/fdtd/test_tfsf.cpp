@@ -27,10 +27,7 @@ Model tfsf_model(std::int64_t n, std::int64_t lo, std::int64_t hi, int axis, int
   t.axis = axis;
   t.dir = dir;
   t.component = component;
-  t.waveform.kind = WaveformKind::modulated_gaussian;
-  t.waveform.frequency = 15e9;
-  t.waveform.width = 1 / 15e9;
-  t.waveform.delay = 3 / 15e9;
+  t.waveform = test::modulated_gaussian(15e9, 3);
   t.amplitude = 1.0;
   m.tfsf.push_back(t);
   return m;
@@ -118,8 +115,7 @@ double mie_pec(double k, double a) {
 TEST(FdtdTfsf, PecSphereScattersPositivePower) {
   const std::int64_t n = 40, lo = 12, hi = 28, f0 = 10, f1 = 30;
   const int steps = 700;
-  Spectrum sp;
-  for (int i = 0; i < 7; ++i) sp.frequencies.push_back(9e9 + 1e9 * i);
+  const Spectrum sp = test::band(9e9, 15e9, 7);
   const auto run = [&](bool sphere, std::vector<double>* incident) {
     Model m = tfsf_model(n, lo, hi, 2, 1, kEx);
     if (sphere) {
@@ -130,19 +126,7 @@ TEST(FdtdTfsf, PecSphereScattersPositivePower) {
       s.radius = 4e-3;
       m.shapes.push_back(s);
     }
-    for (int a = 0; a < 3; ++a)
-      for (int side = 0; side < 2; ++side) {
-        FluxSpec f;
-        f.name = std::string("face") + char('x' + a) + (side ? "+" : "-");
-        f.axis = a;
-        f.layer = side ? f1 : f0;
-        f.region = {{f0, f0, f0}, {f1, f1, f1}};
-        f.region.lo[a] = f.layer;
-        f.region.hi[a] = f.layer + 1;
-        f.spectrum = sp;
-        f.weight = side ? 1 : -1;
-        m.fluxes.push_back(f);
-      }
+    test::add_flux_box(m, f0, f1, sp);
     FluxSpec inside;
     inside.name = "inside";
     inside.axis = 2;
@@ -152,11 +136,7 @@ TEST(FdtdTfsf, PecSphereScattersPositivePower) {
     if (incident) m.fluxes.push_back(inside);
     auto st = make_serial_stepper(m);
     for (int step = 0; step < steps; ++step) st->step();
-    std::vector<double> total(sp.frequencies.size(), 0.0);
-    for (std::size_t p = 0; p < 6; ++p) {
-      const auto flux = flux_spectrum(nullptr, m, p, st->spectra().fluxes()[p], st->engine(), nullptr);
-      for (std::size_t i = 0; i < total.size(); ++i) total[i] += flux[i];
-    }
+    const std::vector<double> total = test::flux_box_total(m, *st);
     if (incident) *incident = flux_spectrum(nullptr, m, 6, st->spectra().fluxes()[6], st->engine(), nullptr);
     return std::pair{total, m};
   };
