@@ -17,7 +17,6 @@
 #include <algorithm>
 
 #include "core/cuda_check.hpp"
-#include "solvers/fdtd/cuda/box_launch.cuh"
 #include "solvers/fdtd/cuda/cuda_engine.hpp"
 
 namespace tessera::fdtd {
@@ -78,26 +77,29 @@ __device__ __forceinline__ void cpml_h_axis(H3& h, const FieldPtrs& in, std::int
   }
 }
 
-// Every slab holding the cell, in slab order (the order of the split step's cpml_h calls);
-// psi goes out only where `store` (the cell's own computation, not a tile edge's copy).
-__device__ __forceinline__ bool in_no_slab(const FusedCpml& cpml, int i, int j, int k) {
-  return i >= cpml.inner_lo[0] && i < cpml.inner_hi[0] && j >= cpml.inner_lo[1] && j < cpml.inner_hi[1] &&
-         k >= cpml.inner_lo[2] && k < cpml.inner_hi[2];
-}
-
-__device__ void cpml_h_cell(H3& h, const FieldPtrs& in, std::int64_t c, const Steps& st, int i, int j, int k,
-                            const HCoeffs& kh, const FusedCpml& cpml, bool store) {
-  if (in_no_slab(cpml, i, j, k)) return;
+// Calls f(slab, psi index, profile) for every slab holding cell (i, j, k), in slab order (the
+// order of the split step's cpml calls); a cell in no slab costs one box test.
+template <class F>
+__device__ __forceinline__ void for_each_slab_holding(const FusedCpml& cpml, int i, int j, int k, F&& f) {
+  if (i >= cpml.inner_lo[0] && i < cpml.inner_hi[0] && j >= cpml.inner_lo[1] && j < cpml.inner_hi[1] &&
+      k >= cpml.inner_lo[2] && k < cpml.inner_hi[2])
+    return;
   for (int s = 0; s < cpml.count; ++s) {
     const FusedSlab& sl = cpml.slab[s];
     std::int64_t d;
     int along;
-    if (!in_slab(sl, i, j, k, d, along)) continue;
-    const CpmlCoeffs pc = sl.profile[along];
+    if (in_slab(sl, i, j, k, d, along)) f(sl, d, sl.profile[along]);
+  }
+}
+
+// psi goes out only where `store` (the cell's own computation, not a tile edge's copy).
+__device__ void cpml_h_cell(H3& h, const FieldPtrs& in, std::int64_t c, const Steps& st, int i, int j, int k,
+                            const HCoeffs& kh, const FusedCpml& cpml, bool store) {
+  for_each_slab_holding(cpml, i, j, k, [&](const FusedSlab& sl, std::int64_t d, const CpmlCoeffs& pc) {
     if (sl.axis == 0) cpml_h_axis<0>(h, in, c, st.x, kh.cx, pc, sl, d, store);
     else if (sl.axis == 1) cpml_h_axis<1>(h, in, c, st.y, kh.cy, pc, sl, d, store);
     else cpml_h_axis<2>(h, in, c, st.z, kh.cz, pc, sl, d, store);
-  }
+  });
 }
 
 // cpml_cells' E correction for a slab along axis A: `e` the cell's new E, `h` its new H and
@@ -118,17 +120,11 @@ __device__ __forceinline__ void cpml_e_axis(H3& e, H3 h, H3 below, float cb_a, c
 
 __device__ void cpml_e_cell(H3& e, const H3& h, const H3& below_x, const H3& below_y, const H3& below_z,
                             const Material& m, int i, int j, int k, const FusedCpml& cpml) {
-  if (in_no_slab(cpml, i, j, k)) return;
-  for (int s = 0; s < cpml.count; ++s) {
-    const FusedSlab& sl = cpml.slab[s];
-    std::int64_t d;
-    int along;
-    if (!in_slab(sl, i, j, k, d, along)) continue;
-    const CpmlCoeffs pc = sl.profile[along];
+  for_each_slab_holding(cpml, i, j, k, [&](const FusedSlab& sl, std::int64_t d, const CpmlCoeffs& pc) {
     if (sl.axis == 0) cpml_e_axis<0>(e, h, below_x, m.cbx, pc, sl, d);
     else if (sl.axis == 1) cpml_e_axis<1>(e, h, below_y, m.cby, pc, sl, d);
     else cpml_e_axis<2>(e, h, below_z, m.cbz, pc, sl, d);
-  }
+  });
 }
 
 // What the E update reads at index c in a low ghost layer at a wall: the ghost itself, which
@@ -147,22 +143,22 @@ template <bool kUniform, int kFuseY, bool kWrap, bool kCpml>
 __global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuseX * kFuseY))
     fused_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
                   const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane,
-                  cuda_detail::BoxArgs box, int kz, int recompute_low, int wrap, const __grid_constant__ FusedCpml cpml) {
+                  int nx, int ny, int nz, int kz, int recompute_low, int wrap, const __grid_constant__ FusedCpml cpml) {
   // The layer's new H, [component][y + 1][x + 1] of the tile: row 0 and column 0 hold the
   // cells at -y and -x of the tile. Two buffers, so one barrier per layer suffices: a thread
   // writes buffer b again only after every thread has passed the next layer's barrier, that
   // is, after every read of b.
   __shared__ float sh[2][3][kFuseY + 1][kFuseX + 1];
   const int tx = int(threadIdx.x), ty = int(threadIdx.y), tid = ty * kFuseX + tx;
-  const int x0 = box.lo0 + int(blockIdx.x) * kFuseX, y0 = box.lo1 + int(blockIdx.y) * kFuseY;
+  const int x0 = int(blockIdx.x) * kFuseX, y0 = int(blockIdx.y) * kFuseY;
   const int i = x0 + tx, j = y0 + ty;
-  const int k0 = box.lo2 + int(blockIdx.z) * kz, k1 = min(k0 + kz, box.hi2);
-  const bool inside = i < box.hi0 && j < box.hi1;
+  const int k0 = int(blockIdx.z) * kz, k1 = min(k0 + kz, nz);
+  const bool inside = i < nx && j < ny;
   // Besides its own cell, thread tid < 40 computes one edge cell of the tile each layer: the
   // row at -y (tid < 32) or the column at -x (32 <= tid < 40).
   const bool row_edge = tid < kFuseX;
   const int ei = row_edge ? x0 + tid : x0 - 1, ej = row_edge ? y0 - 1 : y0 + tid - kFuseX;
-  const bool edge = tid < kFuseX + kFuseY && ei < box.hi0 && ej < box.hi1;
+  const bool edge = tid < kFuseX + kFuseY && ei < nx && ej < ny;
   const int esx = row_edge ? tid + 1 : 0, esy = row_edge ? 0 : tid - kFuseX + 1;
 
   float hx_m = 0, hy_m = 0;  // the new H of the layer below (-z)
@@ -182,18 +178,18 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuse
       // computes, from the same operands (its E and H in this rank's ghosts, edges included);
       // across a wrapped axis the new H of the axis's last cell.
       if (kWrap) {
-        if (ci < 0 && (wrap & 1)) ci += box.hi0;
-        if (cj < 0 && (wrap & 2)) cj += box.hi1;
-        if (ck < 0 && (wrap & 4)) ck += box.hi2;
+        if (ci < 0 && (wrap & 1)) ci += nx;
+        if (cj < 0 && (wrap & 2)) cj += ny;
+        if (ck < 0 && (wrap & 4)) ck += nz;
       }
       const std::int64_t c = std::int64_t(ck + 1) * plane + std::int64_t(cj + 1) * pitch + (ci + 1);
       const bool wall = (ci < 0 && !(recompute_low & 1)) || (cj < 0 && !(recompute_low & 2)) ||
                         (ck < 0 && !(recompute_low & 4));
       Steps s{1, pitch, plane};
       if (kWrap) {
-        if ((wrap & 1) && ci == box.hi0 - 1) s.x = 1 - box.hi0;
-        if ((wrap & 2) && cj == box.hi1 - 1) s.y = (1 - std::int64_t(box.hi1)) * pitch;
-        if ((wrap & 4) && ck == box.hi2 - 1) s.z = (1 - std::int64_t(box.hi2)) * plane;
+        if ((wrap & 1) && ci == nx - 1) s.x = 1 - nx;
+        if ((wrap & 2) && cj == ny - 1) s.y = (1 - std::int64_t(ny)) * pitch;
+        if ((wrap & 4) && ck == nz - 1) s.z = (1 - std::int64_t(nz)) * plane;
       }
       H3 h = wall ? ghost_h(in, c) : new_h(in, c, s, k);
       if (kCpml && !wall) cpml_h_cell(h, in, c, s, ci, cj, ck, k, cpml, own && !prologue);
@@ -238,13 +234,14 @@ void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex*
   const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY),
                   unsigned((n[2] + kz - 1) / kz));
   const dim3 block(kFuseX, kFuseY);
-  const cuda_detail::BoxArgs args = cuda_detail::box_args(Box{{0, 0, 0}, n});
   if (uniform)
     fused_columns<true, kFuseY, kWrap, kCpml>
-        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap, cpml);
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]), int(n[1]),
+                                     int(n[2]), kz, recompute_low, wrap, cpml);
   else
     fused_columns<false, kFuseY, kWrap, kCpml>
-        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), args, kz, recompute_low, wrap, cpml);
+        <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]), int(n[1]),
+                                     int(n[2]), kz, recompute_low, wrap, cpml);
 }
 
 }  // namespace

@@ -115,18 +115,23 @@ Result run(Stepper& s, bool collective_energy, int step_count = kSteps) {
 
 class FdtdGpu : public ::testing::TestWithParam<std::string> {};
 
+// The device transport `kind`, or null with the reason where this machine has none.
+std::unique_ptr<comm::Transport> device_transport(const std::string& kind, std::string& why) {
+  try {
+    return comm::make_transport(context(), Backend::cuda, kind).transport;
+  } catch (const InputError& e) {
+    why = e.what();
+    return nullptr;
+  }
+}
+
 }  // namespace
 
 TEST_P(FdtdGpu, DecomposedCudaRunMatchesSerialCpu) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
-  std::unique_ptr<comm::Transport> transport;
   std::string why;
-  try {
-    transport = comm::make_transport(ctx, Backend::cuda, GetParam()).transport;
-  } catch (const InputError& e) {
-    why = e.what();
-  }
+  const auto transport = device_transport(GetParam(), why);
   if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
 
   const Model m = random_model(3);
@@ -198,13 +203,8 @@ TEST_P(FdtdGpu, DecomposedCudaRunMatchesSerialCpu) {
 TEST_P(FdtdGpu, FusedSweepAcrossRanksGivesTheSplitStepsBits) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
-  std::unique_ptr<comm::Transport> transport;
   std::string why;
-  try {
-    transport = comm::make_transport(ctx, Backend::cuda, GetParam()).transport;
-  } catch (const InputError& e) {
-    why = e.what();
-  }
+  const auto transport = device_transport(GetParam(), why);
   if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
 
   for (int variant = 0; variant < 6; ++variant) {
