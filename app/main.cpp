@@ -40,6 +40,8 @@ int main(int argc, char** argv) {
     run_cmd->add_option("--backend", run.backend, "auto, cpu or cuda (overrides [run] backend)");
     run_cmd->add_option("--restart", run.restart, "checkpoint file to continue from ('latest' = newest in the checkpoint dir)");
     run_cmd->add_flag("--overwrite", run.overwrite, "delete an earlier run's outputs in output_dir before starting");
+    run_cmd->add_flag("--profile", run.profile, "time the run's regions: a table at the end and OUTPUT_DIR/profile.h5 "
+                                                "(as [run] profile = true)");
 
     auto* info_cmd = cli.add_subcommand("info", "build options, MPI, CUDA-aware MPI, NCCL, GPUs per rank, HDF5, transport");
 

@@ -14,6 +14,7 @@ namespace {
 // Keys a restart may change whatever the solver (prefixes of dotted names).
 const std::vector<std::string> kCommonMayChange = {
     "run.steps",   "run.end_time", "run.backend", "run.transport", "run.output_dir", "run.status_interval",
+    "run.profile",
     "output.",     "diagnostics.", "checkpoint.",
 };
 

@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "app/profile_report.hpp"
 #include "app/restart_check.hpp"
 #include "app/run_directory.hpp"
 #include "app/run_schema.hpp"
@@ -16,9 +17,11 @@
 #include "core/deck/load.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/profile.hpp"
 #include "core/timer.hpp"
 #include "io/agree.hpp"
 #include "io/checkpoint.hpp"
+#include "io/published.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera::app {
@@ -91,6 +94,7 @@ std::string restart_command(const RunOptions& options, bool continue_latest) {
   else if (!options.restart.empty())
     cmd += " --restart " + shell_quoted(options.restart);
   if (!continue_latest && options.overwrite) cmd += " --overwrite";
+  if (options.profile) cmd += " --profile";
   return cmd;
 }
 
@@ -115,6 +119,10 @@ deck::Deck load_run_deck(comm::Context& ctx, const Registry& registry, const std
 RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::Deck& deck, const RunOptions& options) {
   const SolverInfo* info = registry.find_solver(deck.get_string("run.solver"));
   if (!info) throw std::logic_error("validated deck names an unregistered solver");
+  // The profile's wall time starts here; the top-level regions below should cover it.
+  const bool profiling = options.profile || deck.get_bool("run.profile");
+  if (profiling) profile::start();
+  profile::Region setup_region("run.setup");
 
   const std::string backend_text = options.backend.empty() ? deck.get_string("run.backend") : options.backend;
   const Backend backend =
@@ -144,6 +152,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   const RunDirectory run_dir(ctx, deck,
                              {output_dir, ck_dir, info->name, restart_command(options, false),
                               !options.restart.empty(), options.overwrite});
+  setup_region.end();
 
   const std::int64_t out_every = deck.get_int("output.every");
   const std::int64_t diag_every = deck.get_int("diagnostics.every");
@@ -155,11 +164,13 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   RunSummary summary;
   std::int64_t last_output = -1, last_checkpoint = -1;
   auto write_output = [&] {
+    TESSERA_PROFILE("run.output");
     solver->write_output();
     ++summary.outputs;
     last_output = solver->step();
   };
   auto write_checkpoint = [&] {
+    TESSERA_PROFILE("run.checkpoint");
     io::CheckpointManifest m;
     m.solver = info->name;
     m.format_version = info->format_version;
@@ -176,7 +187,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     summary.last_checkpoint = checkpoints.path_for(m.step);
     ++summary.checkpoints;
     last_checkpoint = m.step;
-    log::info("checkpoint written: {}", summary.last_checkpoint.string());
+    io::log_published(summary.last_checkpoint, "checkpoint written:");
   };
 
   if (!options.restart.empty()) {
@@ -188,6 +199,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
       });
       path = checkpoints.path_for(*newest);
     }
+    TESSERA_PROFILE("run.restart");
     io::CheckpointReader reader(ctx, path, info->name, info->format_version);
     io::agree_input(ctx, [&] { check_restart_deck(deck, reader.manifest().deck_text, path, *info); });
     solver->restart(reader);
@@ -196,9 +208,13 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
               reader.manifest().ranks);
     last_checkpoint = solver->step();
   } else {
-    solver->initialize();
+    {
+      TESSERA_PROFILE("run.initialize");
+      solver->initialize();
+    }
     if (out_every > 0) write_output();
     if (diag_every > 0) {
+      TESSERA_PROFILE("run.diagnostics");
       solver->diagnostics();
       ++summary.diagnostics;
     }
@@ -218,18 +234,24 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   StatusReporter status(deck.get_double("run.status_interval"), summary.first_step, steps, end_time,
                         {solver->work_unit(), solver->has_time(), solver->reports_rate()});
   while (!done()) {
-    solver->advance();
+    {
+      TESSERA_PROFILE("run.step");
+      solver->advance();
+    }
     const std::int64_t s = solver->step();
     status.stepped(s, solver->time(), solver->work_per_step());
     if (out_every > 0 && s % out_every == 0) write_output();
     if (diag_every > 0 && s % diag_every == 0) {
+      TESSERA_PROFILE("run.diagnostics");
       solver->diagnostics();
       ++summary.diagnostics;
     }
     if (ck_every > 0 && s % ck_every == 0) write_checkpoint();
     if (on_signal) {
       // Agreed, so every rank stops at the same step even if the signal reached only some.
+      profile::Region stop_check("run.stop_check");
       const int sig = comm::allreduce(ctx, stop_signal(), comm::Op::max);
+      stop_check.end();
       if (sig != 0) {
         log::warn("signal {} received: writing a checkpoint at step {} and stopping", sig, s);
         if (last_checkpoint != s) write_checkpoint();
@@ -244,8 +266,13 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   }
   summary.last_step = solver->step();
   summary.time = solver->time();
-  status.finish(summary.last_step, summary.time);
-  solver->summary();
+  {
+    TESSERA_PROFILE("run.finish");
+    status.finish(summary.last_step, summary.time);
+    solver->summary();
+  }
+  if (profiling) report_profile(ctx, output_dir, run.provenance);
+  io::log_published(output_dir, "outputs in");
   if (summary.stop_signal != 0)
     log::info("stopped early by signal {}; continue with: {}", summary.stop_signal, restart_command(options));
   return summary;

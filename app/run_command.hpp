@@ -20,6 +20,7 @@ struct RunOptions {
   std::string backend;                 // --backend (empty: the deck's [run] backend)
   std::string restart;                 // --restart FILE, or "latest"
   bool overwrite = false;              // --overwrite: delete an earlier run's outputs first
+  bool profile = false;                // --profile: the table of timed regions at the end ([run] profile)
 };
 
 // The command line of a run (continue_latest = false), or the command that continues it after

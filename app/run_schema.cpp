@@ -14,7 +14,9 @@ deck::Schema run_schema(const Registry&) {
       .default_value("auto")
       .string("output_dir", "directory for outputs, diagnostics and checkpoints (created if missing)")
       .default_value("output")
-      .floating("status_interval", "wall-clock seconds between status lines").unit("s").greater_than(0).default_value(10.0);
+      .floating("status_interval", "wall-clock seconds between status lines").unit("s").greater_than(0).default_value(10.0)
+      .boolean("profile", "time the run's regions: a table at the end and <output_dir>/profile.h5 (as --profile)")
+      .default_value(false);
   s.table("output", "solver outputs (snapshots, fields, results)")
       .integer("every", "write an output every this many steps (0: only at the end)").min(0).default_value(0)
       .boolean("at_end", "write an output after the last step").default_value(true);
