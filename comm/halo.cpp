@@ -12,6 +12,7 @@
 #include "comm/halo_pack.hpp"
 #include "core/buffer.hpp"
 #include "core/cuda_check.hpp"
+#include "core/profile.hpp"
 
 namespace tessera::comm {
 namespace {
@@ -292,6 +293,7 @@ HaloExchange::HaloExchange(const CartDecomposition& decomp, Transport& transport
 HaloExchange::~HaloExchange() = default;
 
 void HaloExchange::begin(std::span<void* const> fields, stream_t stream) {
+  TESSERA_PROFILE_SYNC("halo.begin", stream);  // packs and posts the first phase
   Impl& m = *impl_;
   if (m.in_flight) throw std::logic_error("HaloExchange::begin: the previous exchange was not finished");
   if (static_cast<int>(fields.size()) != m.fields)
@@ -319,6 +321,7 @@ void HaloExchange::begin(std::span<void* const> fields, stream_t stream) {
 }
 
 void HaloExchange::finish(stream_t stream) {
+  TESSERA_PROFILE_SYNC("halo.finish", stream);  // waits for the ghosts and unpacks them
   Impl& m = *impl_;
   if (!m.in_flight) throw std::logic_error("HaloExchange::finish: no exchange was begun");
   m.in_flight = false;

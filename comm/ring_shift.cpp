@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/buffer.hpp"
+#include "core/profile.hpp"
 
 namespace tessera::comm {
 namespace {
@@ -56,6 +57,7 @@ void* RingShift::incoming() { return impl_->buffers[1 - impl_->current]; }
 stream_t RingShift::stream() const { return impl_->stream ? impl_->stream->get() : nullptr; }
 
 void RingShift::start(std::size_t send_bytes, std::size_t recv_bytes, stream_t after) {
+  TESSERA_PROFILE("ring.start");
   Impl& s = *impl_;
   if (s.in_flight) throw std::logic_error("RingShift::start: the previous shift has not been finished");
   if (send_bytes > max_bytes_ || recv_bytes > max_bytes_)
@@ -74,6 +76,7 @@ void RingShift::start(std::size_t send_bytes, std::size_t recv_bytes, stream_t a
 
 void RingShift::finish(stream_t consumer) {
   Impl& s = *impl_;
+  TESSERA_PROFILE_SYNC("ring.wait", stream());  // until the block has arrived
   if (!s.in_flight) throw std::logic_error("RingShift::finish: no shift was started");
   s.in_flight->finish();
   s.in_flight.reset();

@@ -7,8 +7,10 @@
 #include "core/partition.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/profile.hpp"
 #include "io/checkpoint.hpp"
 #include "io/units.hpp"
+#include "io/published.hpp"
 #include "solvers/bfs/roots.hpp"
 #include "solvers/bfs/validate.hpp"
 
@@ -141,9 +143,12 @@ void BfsSolver::restart(io::CheckpointReader& in) {
 void BfsSolver::advance() {
   const std::int64_t k = step();
   const std::int64_t root = roots_[static_cast<std::size_t>(k)];
+  profile::Region search_region("bfs.search");  // bfs.profile's per-level table details it
   const SearchResult r = driver_->search(root);
+  search_region.end();
   bool validated = false;
   if (validate_) {
+    TESSERA_PROFILE("bfs.validate");
     const ValidationReport report = validate(*driver_, root);
     // Every rank holds the same report: fail together, rank 0 prints.
     if (!report.ok()) throw comm::CollectiveError(0, ExitCode::runtime_error, report.message);
@@ -153,6 +158,7 @@ void BfsSolver::advance() {
   results_.push_back(r);
   log::debug("root {}: {:.6f} s, {} edges, {:.4g} TEPS, {} reached, depth {} ({} top-down, {} bottom-up levels)",
              root, r.seconds, r.input_edges, r.teps(), r.reached, r.depth, r.top_down_levels, r.bottom_up_levels);
+  TESSERA_PROFILE("bfs.record");  // the tree copied out and queued for bfs.h5
   const bool keep_tree = trees_ < 0 || k < trees_;
   std::optional<BfsTree> tree;
   if (keep_tree) tree = driver_->local_tree();
@@ -202,6 +208,7 @@ double BfsSolver::work_per_step() const {
 void BfsSolver::summary() {
   if (!built_) return;
   output_.publish();
+  io::log_published(output_.path());
   std::vector<double> teps, time, nedge;
   for (const auto& r : results_) {
     teps.push_back(r.teps());

@@ -6,6 +6,7 @@
 #include "io/checked_io.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "io/published.hpp"
 #include "solvers/fdtd/spectra_io.hpp"
 
 namespace tessera::fdtd {
@@ -62,13 +63,15 @@ void DftWriter::write(Stepper& stepper) {
         io::write_attribute(d, "spacing", std::vector<double>(model_.cell_size.begin(), model_.cell_size.end()));
       }
     }
-    f.commit();
+    io::log_published(f.commit());
     if (!xdmf_written_)
       comm::agree(ctx_, [&] {
         if (!ctx_.is_root()) return;
-        for (std::size_t fi = 0; fi < nf; ++fi)
-          io::publish_text_file(dir_ / fmt::format("{}_dft_f{:03d}.xmf", spec.name, fi),
-                                dft_xdmf_text(spec, model_, fi, file_for(spec).filename().string()));
+        for (std::size_t fi = 0; fi < nf; ++fi) {
+          const std::filesystem::path xmf = dir_ / fmt::format("{}_dft_f{:03d}.xmf", spec.name, fi);
+          io::publish_text_file(xmf, dft_xdmf_text(spec, model_, fi, file_for(spec).filename().string()));
+          io::log_published(xmf);
+        }
       });
   }
   xdmf_written_ = true;

@@ -16,6 +16,7 @@
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
 #include "io/units.hpp"
+#include "io/published.hpp"
 #include "solvers/fdtd/ghosts.hpp"
 
 namespace tessera::fdtd {
@@ -210,7 +211,7 @@ void FieldWriter::write(Stepper& stepper) {
       io::write_attribute(root, "first_cell", std::vector<std::int64_t>(v.region.lo.begin(), v.region.lo.end()));
       io::write_attribute(root, "stride", std::vector<std::int64_t>(v.stride.begin(), v.stride.end()));
       io::write_attribute(root, "layout", v.collocated ? "collocated" : "staggered");
-      f.commit();
+      io::log_published(f.commit());
     }
     auto& steps = s.xdmf.steps;
     while (!steps.empty() && steps.back().step >= step) steps.pop_back();
@@ -278,10 +279,15 @@ void FieldWriter::write_collocated(const Series& s, const io::Group& root, doubl
 }
 
 void FieldWriter::write_xdmf(const Series& s) const {
-  io::publish_text_file(dir_ / (s.spec->name + ".xmf"), xdmf_text(s.xdmf));
+  const std::filesystem::path series = dir_ / (s.spec->name + ".xmf");
+  io::publish_text_file(series, xdmf_text(s.xdmf));
+  io::log_published(series);
   if (s.spec->collocated) return;
-  for (std::size_t g = 0; g < s.xdmf.grids.size(); ++g)
-    io::publish_text_file(dir_ / (s.spec->name + "_" + s.xdmf.grids[g].name + ".xmf"), xdmf_grid_text(s.xdmf, g));
+  for (std::size_t g = 0; g < s.xdmf.grids.size(); ++g) {
+    const std::filesystem::path grid = dir_ / (s.spec->name + "_" + s.xdmf.grids[g].name + ".xmf");
+    io::publish_text_file(grid, xdmf_grid_text(s.xdmf, g));
+    io::log_published(grid);
+  }
 }
 
 void FieldWriter::resume(std::int64_t step) {

@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "io/published.hpp"
 #include "solvers/fdtd/spectra_io.hpp"
 
 namespace tessera::fdtd {
@@ -211,7 +212,7 @@ void FluxLog::write(Stepper& stepper) {
     }
     write_monitor(root.create_group("dft/" + spec.name), "", m, engine);
   }
-  f.commit();
+  io::log_published(f.commit());
 }
 
 }  // namespace tessera::fdtd

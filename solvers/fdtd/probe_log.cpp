@@ -3,6 +3,7 @@
 #include "comm/collectives.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "io/published.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -77,6 +78,7 @@ void ProbeLog::append_energy(std::int64_t step, double time, double electric, do
 void ProbeLog::publish(Stepper& stepper) {
   collect(stepper);
   log_.publish();
+  io::log_published(log_.file());
 }
 
 }  // namespace tessera::fdtd

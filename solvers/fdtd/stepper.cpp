@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/profile.hpp"
 #include "solvers/fdtd/constants.hpp"
 
 namespace tessera::fdtd {
@@ -225,36 +226,76 @@ std::vector<Kick> Stepper::kicks_at(std::int64_t n) const {
   return kicks;
 }
 
+// Profile regions (core/profile.hpp): kernel regions wait for the compute stream when
+// profiling is on, so each holds its kernels' time; the halo regions hold the ghost transfer.
 void Stepper::step() {
   Engine& e = *engine_;
+  const stream_t cs = e.compute_stream();
   if (fused_) {
     // One exchange, then the sweep. (Sweeping the cells that read no ghost while the ghosts
     // travel, and a shell after them, measured slower on an H100: the shell's launches cost
     // more than the exchange they hid, docs/performance.md.)
-    e.halo_after_compute();
-    ghosts_->begin(HalfStep::fused, e);
-    ghosts_->finish(HalfStep::fused, e);
-    e.update_fused();
+    {
+      TESSERA_PROFILE("fdtd.ghosts");
+      e.halo_after_compute();
+      ghosts_->begin(HalfStep::fused, e);
+      ghosts_->finish(HalfStep::fused, e);
+    }
+    {
+      TESSERA_PROFILE_SYNC("fdtd.update_fused", cs);
+      e.update_fused();
+    }
     if (!slabs_.empty() && !cpml_in_sweep_) repair_cpml();
     finish_step();
     return;
   }
-  ghosts_->begin(HalfStep::e_for_h, e);
-  e.update_h(h_split_.interior);
-  ghosts_->finish(HalfStep::e_for_h, e);
-  for (const Box& b : h_split_.shell) e.update_h(b);
-  for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_h(static_cast<int>(s));
+  {
+    TESSERA_PROFILE("fdtd.ghosts");
+    ghosts_->begin(HalfStep::e_for_h, e);
+  }
+  {
+    TESSERA_PROFILE_SYNC("fdtd.update_h", cs);
+    e.update_h(h_split_.interior);
+  }
+  {
+    TESSERA_PROFILE("fdtd.ghosts");
+    ghosts_->finish(HalfStep::e_for_h, e);
+  }
+  {
+    TESSERA_PROFILE_SYNC("fdtd.update_h", cs);
+    for (const Box& b : h_split_.shell) e.update_h(b);
+  }
+  {
+    TESSERA_PROFILE_SYNC("fdtd.cpml", cs);
+    for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_h(static_cast<int>(s));
+  }
   if (tfsf_) {
     // H(n+1/2) across the box surface with E_inc(n), before the H ghosts go out; then H_inc.
+    TESSERA_PROFILE_SYNC("fdtd.sources", cs);
     e.apply_tfsf(false, tfsf_->e1());
     tfsf_->advance_h();
   }
 
-  ghosts_->begin(HalfStep::h_for_e, e);
-  e.update_e(e_split_.interior);
-  ghosts_->finish(HalfStep::h_for_e, e);
-  for (const Box& b : e_split_.shell) e.update_e(b);
-  for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
+  {
+    TESSERA_PROFILE("fdtd.ghosts");
+    ghosts_->begin(HalfStep::h_for_e, e);
+  }
+  {
+    TESSERA_PROFILE_SYNC("fdtd.update_e", cs);
+    e.update_e(e_split_.interior);
+  }
+  {
+    TESSERA_PROFILE("fdtd.ghosts");
+    ghosts_->finish(HalfStep::h_for_e, e);
+  }
+  {
+    TESSERA_PROFILE_SYNC("fdtd.update_e", cs);
+    for (const Box& b : e_split_.shell) e.update_e(b);
+  }
+  {
+    TESSERA_PROFILE_SYNC("fdtd.cpml", cs);
+    for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
+  }
   finish_step();
 }
 
@@ -289,6 +330,7 @@ void Stepper::repair_cpml() {
   // then the E of every cell that read a corrected H redone from E(n), then E corrected. The
   // redone cells on a rank's low face read H ghosts, which must carry the neighbour's
   // corrections: one more (tangential H) exchange, on every rank alike.
+  TESSERA_PROFILE_SYNC("fdtd.cpml", engine_->compute_stream());
   Engine& e = *engine_;
   for (std::size_t s = 0; s < slabs_.size(); ++s) e.fused_cpml_h(static_cast<int>(s));
   ghosts_->begin(HalfStep::h_for_e, e);
@@ -302,6 +344,7 @@ void Stepper::repair_cpml() {
 
 void Stepper::finish_step() {
   Engine& e = *engine_;
+  TESSERA_PROFILE_SYNC("fdtd.sources", e.compute_stream());  // TFSF, sheets, kicks, PEC, probes, DFTs
   if (tfsf_) {
     // E(n+1) across the box surface with H_inc(n+1/2); then E_inc(n+1).
     e.apply_tfsf(true, tfsf_->h1());

@@ -14,9 +14,11 @@
 #include "core/deck/deck.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/profile.hpp"
 #include "io/checkpoint.hpp"
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
+#include "io/published.hpp"
 #include "io/series_log.hpp"
 #include "comm/host_threads.hpp"
 #include "solvers/nbody/code_units.hpp"
@@ -129,10 +131,16 @@ class NbodySolver final : public Solver {
     const T dt = static_cast<T>(p_.dt);
     if (p_.integrator == Integrator::leapfrog) {
       const T half = dt * T(0.5);
-      engine_->kick_drift(half, dt);  // v(n+1/2), x(n+1)
+      {
+        TESSERA_PROFILE_SYNC("nbody.kick_drift", engine_->stream());
+        engine_->kick_drift(half, dt);  // v(n+1/2), x(n+1)
+      }
       ring_->run(*engine_, BlockPass<T>{.potential = potential, .kick_dt = half});  // a(n+1), v(n+1)
     } else {
-      engine_->kick_drift(dt, dt);  // the seeds' scheme: v += a dt; x += v dt
+      {
+        TESSERA_PROFILE_SYNC("nbody.kick_drift", engine_->stream());
+        engine_->kick_drift(dt, dt);  // the seeds' scheme: v += a dt; x += v dt
+      }
       ring_->run(*engine_, BlockPass<T>{.potential = potential});
     }
     ++step_;
@@ -155,7 +163,7 @@ class NbodySolver final : public Solver {
     const auto path = out_dir_ / snapshot_name(snapshots_);
     write_snapshot(ctx_, path, info, host_, range_, n_);
     ++snapshots_;
-    log::info("snapshot written: {}", path.string());
+    io::log_published(path);
   }
 
   void diagnostics() override {
@@ -198,7 +206,10 @@ class NbodySolver final : public Solver {
   std::string work_unit() const override { return "interactions"; }
 
   void summary() override {
-    if (diagnostics_log_) diagnostics_log_->publish();
+    if (diagnostics_log_) {
+      diagnostics_log_->publish();
+      io::log_published(diagnostics_log_->file());
+    }
     if (measured_)
       log::info("nbody: {} bodies after {} steps (t = {:.6g}); last relative energy error {:.3e}", n_, step_, time(),
                 last_error_);

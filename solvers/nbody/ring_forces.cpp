@@ -1,6 +1,7 @@
 #include "solvers/nbody/ring_forces.hpp"
 
 #include "core/partition.hpp"
+#include "core/profile.hpp"
 
 namespace tessera::nbody {
 
@@ -20,11 +21,15 @@ template <class T>
 void RingForces<T>::run(Engine<T>& engine, const BlockPass<T>& pass) {
   const int size = ctx_.size(), rank = ctx_.rank();
   if (size == 1) {
+    TESSERA_PROFILE_SYNC("nbody.interact", engine.stream());
     engine.interact(engine.bodies(), n_, 0, pass);
     return;
   }
   auto bytes = [](const Range& r) { return static_cast<std::size_t>(r.count) * sizeof(Vec4<T>); };
-  engine.copy_bodies_to(ring_->current());
+  {
+    TESSERA_PROFILE_SYNC("nbody.pack", engine.stream());
+    engine.copy_bodies_to(ring_->current());
+  }
   for (int step = 0; step < size; ++step) {
     const Range held = block_range(n_, size, (rank - step + size) % size);
     const bool more = step + 1 < size;
@@ -36,7 +41,11 @@ void RingForces<T>::run(Engine<T>& engine, const BlockPass<T>& pass) {
     BlockPass<T> block = pass;
     block.first = step == 0;
     block.last = step + 1 == size;
-    engine.interact(static_cast<const Vec4<T>*>(ring_->current()), held.count, held.begin, block);
+    {
+      // Synced when profiling: the ring's block then travels during the kernel as it would.
+      TESSERA_PROFILE_SYNC("nbody.interact", engine.stream());
+      engine.interact(static_cast<const Vec4<T>*>(ring_->current()), held.count, held.begin, block);
+    }
     if (more) ring_->finish(engine.stream());  // the engine's stream waits for the arrival
   }
 }

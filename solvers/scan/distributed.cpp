@@ -4,6 +4,7 @@
 
 #include "comm/allgather.hpp"
 #include "comm/collectives.hpp"
+#include "core/profile.hpp"
 #include "core/timer.hpp"
 
 namespace tessera::scan {
@@ -29,6 +30,7 @@ DistributedResult<In, Out> distributed_scan(comm::Context& ctx, LocalScan<In, Ou
   DistributedResult<In, Out> result;
   HostTimer timer;
   if (ctx.size() == 1) {
+    TESSERA_PROFILE("scan.local");
     local.scan(in, out, n_local, mode, Out(0));
     local.synchronize();
     result.times.finish = timer.seconds();
@@ -39,22 +41,34 @@ DistributedResult<In, Out> distributed_scan(comm::Context& ctx, LocalScan<In, Ou
   // The same on every rank: the transport is common, and so is the variant.
   if (transport && transport->memory() == Memory::device && local.queued_offsets()) {
     wide_t<Out>* totals = local.device_totals(ctx.size());
-    local.queued_begin(in, out, n_local, mode, ctx.rank(), need_total);
-    // Slot q of `totals` (device memory) from rank q, for every q, on the transport.
-    comm::allgather_equal_blocks(ctx, *transport, local.stream(), reinterpret_cast<std::byte*>(totals), sizeof(*totals),
-                                 kTagTotals);
+    {
+      TESSERA_PROFILE_SYNC("scan.local", local.stream());
+      local.queued_begin(in, out, n_local, mode, ctx.rank(), need_total);
+    }
+    {
+      // Slot q of `totals` (device memory) from rank q, for every q, on the transport.
+      TESSERA_PROFILE_SYNC("scan.allgather", local.stream());
+      comm::allgather_equal_blocks(ctx, *transport, local.stream(), reinterpret_cast<std::byte*>(totals),
+                                   sizeof(*totals), kTagTotals);
+    }
+    TESSERA_PROFILE("scan.finish");
     local.queued_finish();
     local.synchronize();
     result.times.finish = timer.seconds();
     result.on_device = true;
     return result;
   }
+  profile::Region local_region("scan.local");
   const wide_t<Out> total = local.begin(in, out, n_local, mode, need_total);
+  local_region.end();
   result.times.begin = timer.seconds();
   timer.reset();
+  profile::Region exscan_region("scan.exscan");
   result.offset = exscan_wide(ctx, need_total ? total : wide_t<Out>{0});
+  exscan_region.end();
   result.times.exscan = timer.seconds();
   timer.reset();
+  TESSERA_PROFILE("scan.finish");
   local.finish(result.offset);
   local.synchronize();
   result.times.finish = timer.seconds();

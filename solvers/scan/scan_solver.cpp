@@ -10,6 +10,7 @@
 #include "core/log.hpp"
 #include "io/checkpoint.hpp"
 #include "io/h5.hpp"
+#include "io/published.hpp"
 #include "solvers/scan/job.hpp"
 #include "solvers/scan/output.hpp"
 #include "solvers/scan/params.hpp"
@@ -80,7 +81,7 @@ class ScanSolver final : public Solver {
     }
     RunRecord record{backend_, step_, median_seconds(), provenance_};
     const auto path = write_result_file(ctx_, output_dir_, *job_, setup_, record);
-    log::info("wrote {}", path.string());
+    io::log_published(path);
   }
 
   void diagnostics() override {

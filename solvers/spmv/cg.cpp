@@ -9,6 +9,7 @@
 #include "comm/collectives.hpp"
 #include "comm/errors.hpp"
 #include "core/error.hpp"
+#include "core/profile.hpp"
 #include "io/agree.hpp"
 
 namespace tessera::spmv {
@@ -75,8 +76,13 @@ void Cg<T>::start(std::span<const T> b) {
 
 template <class T>
 const CgStatus& Cg<T>::iterate() {
-  spmv_.multiply(p_.data(), q_.data());
+  {
+    TESSERA_PROFILE("cg.multiply");
+    spmv_.multiply(p_.data(), q_.data());
+  }
+  profile::Region dot_region("cg.dots");  // local dot (the engine returns it on the host), then the allreduce
   const double pq = comm::allreduce(ctx_, engine_.dot(p_.data(), q_.data(), n_), comm::Op::sum);
+  dot_region.end();
   const std::int64_t k = status_.iteration + 1;
   if (std::isnan(pq))
     comm::agree(ctx_, [&] {
@@ -93,11 +99,13 @@ const CgStatus& Cg<T>::iterate() {
     });
   const double alpha = rho_ / pq;
   const T* d = options_.jacobi ? d_.data() : nullptr;
+  profile::Region update_region("cg.update");  // x, r and p, with the fused dots and their allreduce
   std::array<double, 2> dots = engine_.update_xr(alpha, p_.data(), q_.data(), d, x_.data(), r_.data(), n_);
   comm::allreduce_inplace(ctx_, std::span<double>(dots), comm::Op::sum);
   const double beta = dots[0] / rho_;
   engine_.update_p(beta, r_.data(), d, p_.data(), n_);
   engine_.synchronize();
+  update_region.end();
   rho_ = dots[0];
   status_.iteration = k;
   status_.alpha = alpha;

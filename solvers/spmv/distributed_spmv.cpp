@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "comm/collectives.hpp"
+#include "core/profile.hpp"
 #include "core/timer.hpp"
 
 namespace tessera::spmv {
@@ -45,19 +46,27 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
   HostTimer timer;
   std::unique_ptr<comm::Exchange> exchange;
   if (exchange_) {
+    TESSERA_PROFILE("spmv.pack");  // gathers x's sent entries and posts the ghost exchange
     if (!sends_.empty()) engine_.gather(x, send_index_.data(), static_cast<std::int64_t>(send_buf_.size()), send_buf_.data());
     exchange = transport_.start(sends_, recvs_, engine_.stream());
   }
   t.pack = timer.seconds();
   timer.reset();
-  engine_.multiply(*local_, x, y, false);
-  engine_.synchronize();
+  {
+    TESSERA_PROFILE("spmv.local");  // already synchronized: the host time is the kernel's
+    engine_.multiply(*local_, x, y, false);
+    engine_.synchronize();
+  }
   t.local = timer.seconds();
   if (exchange) {
     timer.reset();
-    exchange->finish();
+    {
+      TESSERA_PROFILE("spmv.ghost_wait");
+      exchange->finish();
+    }
     t.wait = timer.seconds();
     timer.reset();
+    TESSERA_PROFILE("spmv.ghost");
     if (ghost_->info().nnz > 0) engine_.multiply(*ghost_, ghost_x_.data(), y, true);
     engine_.synchronize();
     t.ghost = timer.seconds();

@@ -18,6 +18,7 @@
 #include "io/h5.hpp"
 #include "io/output_file.hpp"
 #include "io/series_log.hpp"
+#include "io/published.hpp"
 #include "solvers/spmv/backend.hpp"
 #include "solvers/spmv/cg.hpp"
 #include "solvers/spmv/distributed_spmv.hpp"
@@ -90,7 +91,7 @@ class SpmvSolver final : public Solver {
   void initialize() override {
     log_setup();
     if (p_.write_matrix)
-      log::info("wrote {}", write_matrix_file(ctx_, out_dir_, a_, stats_, provenance_).string());
+      io::log_published(write_matrix_file(ctx_, out_dir_, a_, stats_, provenance_));
     if (cg_) {
       cg_->start(b_);
       const CgStatus& s = cg_->status();
@@ -204,7 +205,7 @@ class SpmvSolver final : public Solver {
       io::write_attribute(root, "seconds_per_multiply", median_seconds());
       io::write_provenance(root, provenance_);
     }
-    log::info("wrote {}", file.commit().string());
+    io::log_published(file.commit());
   }
 
   void diagnostics() override {
@@ -253,7 +254,10 @@ class SpmvSolver final : public Solver {
   bool reports_rate() const override { return !cg_; }
 
   void summary() override {
-    if (history_) history_->publish();
+    if (history_) {
+      history_->publish();
+      io::log_published(history_->file());
+    }
     if (cg_) {
       const CgStatus& s = cg_->status();
       const double true_residual = true_relative_residual();
