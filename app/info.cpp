@@ -1,7 +1,6 @@
 #include "app/info.hpp"
 
 #include <hdf5.h>
-#include <omp.h>
 
 #include <cstring>
 #include <string>
@@ -47,8 +46,11 @@ std::string this_rank_line(const comm::Context& ctx) {
                       dev->pci_bus_id);
   else if (cuda_compiled())
     gpu = ctx.visible_devices() == 0 ? "no GPU visible" : "GPU query failed";
-  return fmt::format("rank {:>3} on {} (node rank {}/{}): {}", ctx.rank(), ctx.hostname(), ctx.local_rank(),
-                     ctx.local_size(), gpu);
+  const comm::HostThreads& h = ctx.host_threads();
+  std::string waits;
+  if (ctx.device() >= 0) waits = fmt::format("; GPU waits {} ({})", comm::to_string(h.cuda_sync), h.cuda_sync_reason);
+  return fmt::format("rank {:>3} on {} (node rank {}/{}): {}; host threads {}{}", ctx.rank(), ctx.hostname(),
+                     ctx.local_rank(), ctx.local_size(), gpu, h.describe(), waits);
 }
 
 }  // namespace
@@ -74,7 +76,6 @@ int run_info(comm::Context& ctx) {
   line("CUDA", cuda_compiled() ? fmt::format("yes, toolkit {}, architectures {}", TESSERA_CUDA_TOOLKIT, TESSERA_CUDA_ARCHS)
                                : std::string("no (CPU backend only)"));
   line("NCCL", comm::nccl_available() ? fmt::format("yes, {}", comm::nccl_version()) : std::string("no"));
-  line("OpenMP threads", std::to_string(omp_get_max_threads()));
   out += "runtime\n";
   line("MPI", mpi_library());
   line("ranks", ctx.simulated_ranks_per_node() > 0

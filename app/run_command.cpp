@@ -74,6 +74,19 @@ deck::Deck load_validated(const Registry& registry, const std::string& text, con
   return deck::load_deck(solver_catalog(registry), text, path, overrides);
 }
 
+// Every rank's threads follow one rule (comm/host_threads.hpp); the log says what it gave.
+void log_host_threads(comm::Context& ctx, Backend backend) {
+  const comm::HostThreads& h = ctx.host_threads();
+  const int team = comm::openmp_team_size();
+  const int fewest = comm::allreduce(ctx, team, comm::Op::min);
+  const int most = comm::allreduce(ctx, team, comm::Op::max);
+  const std::string teams =
+      fewest == most ? fmt::format("an OpenMP team of {}", fewest) : fmt::format("OpenMP teams of {} to {}", fewest, most);
+  log::info("host threads per rank: {}; {}{}", h.describe(), teams,
+            backend == Backend::cuda ? fmt::format("; GPU waits {} ({})", comm::to_string(h.cuda_sync), h.cuda_sync_reason)
+                                     : std::string());
+}
+
 std::string shell_quoted(const std::string& arg) {
   if (!arg.empty() && arg.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") ==
                           std::string::npos)
@@ -138,6 +151,8 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
             transport.transport->kind() == comm::TransportKind::host
                 ? transport.reason  // "no transport: ..." (host is no value of [run] transport)
                 : fmt::format("transport {} ({})", comm::to_string(transport.transport->kind()), transport.reason));
+
+  log_host_threads(ctx, backend);
 
   // Refuse a deck that cannot fit before the solver loops over or allocates its input.
   if (info->memory)

@@ -7,6 +7,8 @@ find_package(GTest REQUIRED)
 # 4 ranks run on a 2-core machine.
 set(TESSERA_MPIEXEC_PREFLAGS "--oversubscribe" CACHE STRING "Flags placed before the program in MPI tests")
 set(TESSERA_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
+# What scripts/gpu-host/cross-node exports: the code paths of a job spread over nodes, on one host.
+set(TESSERA_CROSS_NODE_ENV "TESSERA_RANKS_PER_NODE=1;NCCL_P2P_DISABLE=1;NCCL_SHM_DISABLE=1;NCCL_NET=Socket;NCCL_SOCKET_IFNAME=lo;OMPI_MCA_btl=self,tcp;OMPI_MCA_btl_tcp_if_include=lo")
 if(TESSERA_SANITIZE)
   # Open MPI and HDF5 keep allocations until exit on purpose: leak reports would be theirs.
   # The fake-disk shim (LD_PRELOAD) loads before ASan's runtime, which it tolerates.
@@ -23,10 +25,11 @@ function(tessera_add_unit_test name)
   set_tests_properties(${name} PROPERTIES LABELS "unit;${T_LABELS}" ENVIRONMENT "${TESSERA_TEST_ENV}" TIMEOUT 300)
 endfunction()
 
-# tessera_add_mpi_test(NAME SOURCES ... LIBS ... NPROCS 1 2 3 4 [LABELS ...] [TIMEOUT s])
-# Builds one executable (with tests/support/mpi_gtest_main.cpp) and registers NAME.npP per P.
+# tessera_add_mpi_test(NAME SOURCES ... LIBS ... NPROCS 1 2 3 4 [LABELS ...] [TIMEOUT s] [NO_CROSS_NODE])
+# Builds one executable (with tests/support/mpi_gtest_main.cpp) and registers NAME.npP per P;
+# a gpu test also NAME.cross_node.npP for P > 1 (NO_CROSS_NODE: the caller registers its own).
 function(tessera_add_mpi_test name)
-  cmake_parse_arguments(T "" "TIMEOUT" "SOURCES;LIBS;NPROCS;LABELS" ${ARGN})
+  cmake_parse_arguments(T "NO_CROSS_NODE" "TIMEOUT" "SOURCES;LIBS;NPROCS;LABELS" ${ARGN})
   if(NOT T_NPROCS)
     set(T_NPROCS 1 2 3 4)
   endif()
@@ -41,6 +44,17 @@ function(tessera_add_mpi_test name)
                      ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
     set_tests_properties(${name}.np${np} PROPERTIES LABELS "mpi;${T_LABELS}" PROCESSORS ${np}
                          ENVIRONMENT "${TESSERA_TEST_ENV}" TIMEOUT ${T_TIMEOUT})
+    # A multi-rank GPU test runs a second time as a job spread over nodes runs: each rank a node
+    # of its own (no peer memory), NCCL on its network transport, MPI over TCP, and mpirun's
+    # default binding (one core per rank, as Slurm often gives it), so that nothing may need a
+    # core of its own for a helper thread (scripts/gpu-host/cross-node sets the same).
+    if(np GREATER 1 AND "gpu" IN_LIST T_LABELS AND NOT T_NO_CROSS_NODE)
+      add_test(NAME ${name}.cross_node.np${np}
+               COMMAND ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${TESSERA_MPIEXEC_PREFLAGS}
+                       ${MPIEXEC_PREFLAGS} $<TARGET_FILE:${name}> ${MPIEXEC_POSTFLAGS})
+      set_tests_properties(${name}.cross_node.np${np} PROPERTIES LABELS "mpi;cross_node;${T_LABELS}" PROCESSORS ${np}
+                           ENVIRONMENT "${TESSERA_TEST_ENV};${TESSERA_CROSS_NODE_ENV}" TIMEOUT ${T_TIMEOUT})
+    endif()
   endforeach()
 endfunction()
 

@@ -1,6 +1,7 @@
 #include "comm/context.hpp"
 
 #include <fmt/format.h>
+#include <omp.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -57,6 +58,12 @@ Context::Context(int* argc, char*** argv) {
     startup_input_error_ = true;
   }
   try {
+    plan_threads();
+  } catch (const InputError& e) {
+    startup_error_ = e.what();
+    startup_input_error_ = true;
+  }
+  try {
     bind_device();
   } catch (const std::exception& e) {
     startup_error_ = fmt::format("cannot bind rank {} to a GPU: {}", rank_, e.what());
@@ -107,6 +114,18 @@ void Context::split_peer_nodes() {
   if (!error.empty()) throw InputError(error);
 }
 
+void Context::plan_threads() {
+  host_threads_ = plan_host_threads(node_);
+  // Every OpenMP region of the rank, with or without its own num_threads clause, follows the rule.
+  omp_set_num_threads(host_threads_.threads);
+  const HostThreads& h = host_threads_;
+  if (local_rank_ == 0 && h.node_threads > h.node_cores)
+    log::warn_all("the {} rank(s) on node {} run {} host threads on {} core(s): they will take turns on the cores{}",
+                  local_size_, hostname_, h.node_threads, h.node_cores,
+                  h.from_environment ? " (OMP_NUM_THREADS asks for more than the node has)"
+                                     : " (more ranks than cores)");
+}
+
 void Context::bind_device() {
   visible_devices_ = visible_device_count();
   if (visible_devices_ == 0) return;
@@ -115,6 +134,23 @@ void Context::bind_device() {
   device_ = local_rank_ % visible_devices_;
 #if defined(TESSERA_HAVE_CUDA)
   TESSERA_CUDA_CHECK(cudaSetDevice(device_));
+  // How the host waits for the GPU (comm/host_threads.hpp): set before the first allocation
+  // creates the context, and again where it exists already (the flags are then overwritten).
+  unsigned flags = cudaDeviceScheduleAuto;
+  switch (host_threads_.cuda_sync) {
+    case CudaSync::driver_default:
+      break;
+    case CudaSync::spin:
+      flags = cudaDeviceScheduleSpin;
+      break;
+    case CudaSync::yield:
+      flags = cudaDeviceScheduleYield;
+      break;
+    case CudaSync::blocking:
+      flags = cudaDeviceScheduleBlockingSync;
+      break;
+  }
+  if (flags != cudaDeviceScheduleAuto) TESSERA_CUDA_CHECK(cudaSetDeviceFlags(flags));
 #endif
   if (local_size_ > visible_devices_ && local_rank_ == 0)
     log::warn_all("{} ranks on node {} share {} GPU(s): ranks will share devices", local_size_, hostname_,

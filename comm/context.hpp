@@ -7,6 +7,7 @@
 
 #include <string>
 
+#include "comm/host_threads.hpp"
 #include "core/error.hpp"
 
 namespace tessera::comm {
@@ -54,6 +55,10 @@ class Context {
   int device() const { return device_; }
   int visible_devices() const { return visible_devices_; }
 
+  // The rank's host threads and how its host waits for the GPU (comm/host_threads.hpp),
+  // planned and applied (omp_set_num_threads, the device's schedule flag) at start-up.
+  const HostThreads& host_threads() const { return host_threads_; }
+
   // Throws what went wrong while setting up (GPU binding, launcher mismatch, a bad environment
   // variable: InputError), if anything.
   // Kept out of the constructor so the failure takes the collective error path (run_guarded
@@ -72,6 +77,7 @@ class Context {
   [[noreturn]] void exit_without_finalize(int code);
 
  private:
+  void plan_threads();
   void bind_device();
   void split_peer_nodes();
   std::string launcher_problem() const;
@@ -83,6 +89,7 @@ class Context {
   int rank_ = 0, size_ = 1, local_rank_ = 0, local_size_ = 1;
   int device_ = -1, visible_devices_ = 0;
   std::string hostname_;
+  HostThreads host_threads_;
   MPI_Comm world_ = MPI_COMM_NULL;
   MPI_Comm node_ = MPI_COMM_NULL;
   MPI_Comm peer_node_ = MPI_COMM_NULL;

@@ -2,8 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <omp.h>
-#include <sched.h>
 
 #include <cmath>
 #include <filesystem>
@@ -69,33 +67,16 @@ GraphSpec graph_spec_from_deck(const deck::Config& deck) {
 
 namespace {
 
-// The cores this process may run on (its affinity mask), 0 if unknown.
-int cores_available() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 0;
-}
-
-// The build runs on the host with OpenMP, with the node's cores shared among its ranks
-// (comm::cpu_threads_per_rank; the rank's later OpenMP work too). Say with how many threads,
-// and warn where the launcher left a rank one core of many (Open MPI binds each rank to one
-// core by default for up to two ranks: the build then takes minutes at scale 26).
+// The build runs on the host with the rank's OpenMP threads (comm/host_threads.hpp; the run log
+// says how many). Warn where the launcher left a rank one core of many (Open MPI binds each rank
+// to one core by default for up to two ranks: the build then takes minutes at scale 26).
 void use_threads_per_rank(comm::Context& ctx) {
-  const int threads = comm::cpu_threads_per_rank(ctx), cores = cores_available();
-  omp_set_num_threads(threads);
+  const int fewest = comm::allreduce(ctx, comm::cpu_threads_per_rank(ctx), comm::Op::min);
   const int host = static_cast<int>(std::thread::hardware_concurrency());
-  const int fewest = comm::allreduce(ctx, threads, comm::Op::min);
-  log::info("graph construction: {} OpenMP thread(s) per rank, {} rank(s) on this node (rank 0 may run on {} of the "
-            "host's {} cores)",
-            threads, ctx.local_size(), cores, host);
   if (fewest == 1 && host >= 2 * ctx.local_size())
     log::warn("graph construction: a rank has one OpenMP thread on a host of {} cores; the launcher probably bound "
               "it to one core (Open MPI: add --bind-to none, or --map-by slot:PE=<cores per rank>)",
               host);
-  else if (cores > 0 && threads > cores)
-    log::warn("graph construction: {} OpenMP threads share {} core(s) of rank 0 (set OMP_NUM_THREADS to the cores "
-              "of a rank)",
-              threads, cores);
 }
 
 }  // namespace
