@@ -14,6 +14,7 @@
 #include "comm/collectives.hpp"
 #include "core/error.hpp"
 #include "io/agree.hpp"
+#include "io/quoted_text.hpp"
 #include "io/text_slice.hpp"
 
 namespace tessera::io {
@@ -60,24 +61,25 @@ MatrixMarketHeader parse_header(const std::filesystem::path& path, const MatrixM
   if (n != 5 || lower(tok[1]) != "matrix")
     throw InputError(fmt::format(
         "{}:1: malformed Matrix Market header '{}': expected '%%MatrixMarket matrix coordinate <field> <symmetry>'",
-        file, line));
+        file, quoted_text(line)));
   MatrixMarketHeader h;
   const std::string format = lower(tok[2]), field = lower(tok[3]), symmetry = lower(tok[4]);
   if (format != "coordinate")
     throw InputError(fmt::format("{}:1: Matrix Market format '{}' is not supported: only sparse 'coordinate' files",
-                                 file, tok[2]));
+                                 file, quoted_text(tok[2])));
   if (field == "pattern") h.field = MatrixField::pattern;
   else if (field == "integer") h.field = MatrixField::integer;
   else if (field == "real") h.field = MatrixField::real;
   else
     throw InputError(fmt::format("{}:1: Matrix Market field '{}' is not supported (real, integer or pattern)", file,
-                                 tok[3]));
+                                 quoted_text(tok[3])));
   if (symmetry == "general") h.symmetry = MatrixSymmetry::general;
   else if (symmetry == "symmetric") h.symmetry = MatrixSymmetry::symmetric;
   else if (symmetry == "skew-symmetric") h.symmetry = MatrixSymmetry::skew_symmetric;
   else
     throw InputError(fmt::format(
-        "{}:1: Matrix Market symmetry '{}' is not supported (general, symmetric or skew-symmetric)", file, tok[4]));
+        "{}:1: Matrix Market symmetry '{}' is not supported (general, symmetric or skew-symmetric)", file,
+        quoted_text(tok[4])));
   std::int64_t number = 1;
   while (std::getline(in, line)) {
     ++number;
@@ -88,7 +90,7 @@ MatrixMarketHeader parse_header(const std::filesystem::path& path, const MatrixM
     if (split_blanks(t, s, 4) != 3 || !parse_int(s[0], h.rows) || !parse_int(s[1], h.columns) ||
         !parse_int(s[2], h.entries) || h.rows < 0 || h.columns < 0 || h.entries < 0)
       throw InputError(fmt::format("{}:{}: malformed size line '{}': expected 'rows columns entries' (three counts)",
-                                   file, number, line));
+                                   file, number, quoted_text(line)));
     if (o.require_square && h.rows != h.columns)
       throw InputError(fmt::format("{}:{}: the matrix is {} x {}; {}", file, number, h.rows, h.columns,
                                    o.square_reason));
@@ -164,7 +166,8 @@ MatrixMarketEntries read_matrix_market(comm::Context& ctx, const std::filesystem
       if (n != want)
         throw InputError(fmt::format("{}:{}: expected {} fields ({}), found {}", file, c.number(), want, layout, n));
       if (!parse_int(tok[0], i) || !parse_int(tok[1], j))
-        throw InputError(fmt::format("{}:{}: malformed entry '{}': indices must be integers", file, c.number(), t));
+        throw InputError(fmt::format("{}:{}: malformed entry '{}': indices must be integers", file, c.number(),
+                                     quoted_text(t)));
       if (want == 3) {
         std::int64_t iv = 0;
         bool ok = false;
@@ -176,13 +179,24 @@ MatrixMarketEntries read_matrix_market(comm::Context& ctx, const std::filesystem
         }
         if (!ok)
           throw InputError(fmt::format("{}:{}: malformed value '{}' for a Matrix Market '{}' matrix{}", file,
-                                       c.number(), tok[2], to_string(h.field),
+                                       c.number(), quoted_text(tok[2]), to_string(h.field),
                                        h.field == MatrixField::real ? " (a finite number)" : ""));
       }
       if (i < 1 || i > h.rows)
         throw InputError(fmt::format("{}:{}: row index {} is outside [1, {}]", file, c.number(), i, h.rows));
       if (j < 1 || j > h.columns)
         throw InputError(fmt::format("{}:{}: column index {} is outside [1, {}]", file, c.number(), j, h.columns));
+      // A symmetric file stores the lower triangle only; its caller mirrors each entry, so an
+      // entry above the diagonal would be added to its mirror (a silently wrong matrix).
+      if (h.symmetry != MatrixSymmetry::general && j > i)
+        throw InputError(fmt::format("{}:{}: entry ({}, {}) lies above the diagonal, but a {} Matrix Market file "
+                                     "stores only the lower triangle (row >= column; each entry stands for its "
+                                     "mirror too): list it once as ({}, {}), or declare the matrix 'general'",
+                                     file, c.number(), i, j, to_string(h.symmetry), j, i));
+      if (h.symmetry == MatrixSymmetry::skew_symmetric && i == j && v != 0.0)
+        throw InputError(fmt::format("{}:{}: diagonal entry ({}, {}) = {} in a skew-symmetric matrix, whose diagonal "
+                                     "is zero (the file lists only the entries below it)",
+                                     file, c.number(), i, j, v));
       out.row.push_back(i - 1);
       out.col.push_back(j - 1);
       out.value.push_back(v);

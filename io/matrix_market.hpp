@@ -8,14 +8,16 @@
 //   rows columns entries
 //   i j [value]          (1-based; `entries` lines; blank and % lines may appear anywhere)
 //
-// Counts and indices are 64-bit. A symmetric (skew-symmetric) file lists one triangle: the
-// caller mirrors each off-diagonal entry (negated for skew-symmetric); this reader returns
-// the entries as the file has them. Repeated entries are returned as they are (Matrix Market
+// Counts and indices are 64-bit. A symmetric (skew-symmetric) file lists the lower triangle
+// (row >= column; skew-symmetric: row > column, or a zero on the diagonal): the caller mirrors
+// each off-diagonal entry (negated for skew-symmetric); this reader returns the entries as the
+// file has them and refuses one above the diagonal, which the mirroring would double. Repeated entries are returned as they are (Matrix Market
 // means their sum). Values: `real` and `integer` fields as doubles (finite), `pattern` as 1.
 //
 // Mistakes raise InputError on every rank naming the file and the line: a missing or
 // malformed banner, an unsupported format/field/symmetry, a malformed size line, a malformed
-// entry or value, an index out of range, more or fewer entries than the size line announces.
+// entry or value, an index out of range, an entry above the diagonal of a symmetric matrix,
+// more or fewer entries than the size line announces.
 #include <cstdint>
 #include <filesystem>
 #include <functional>

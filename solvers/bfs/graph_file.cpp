@@ -15,6 +15,7 @@
 #include "io/agree.hpp"
 #include "solvers/bfs/graph.hpp"
 #include "io/matrix_market.hpp"
+#include "io/quoted_text.hpp"
 #include "io/text_slice.hpp"
 
 namespace tessera::bfs {
@@ -75,9 +76,11 @@ FileGraph read_edge_list(comm::Context& ctx, const std::filesystem::path& path, 
       const int n = io::split_blanks(t, tok, 2);
       std::int64_t u = 0, v = 0;
       if (n < 2)
-        throw InputError(fmt::format("{}:{}: expected an edge 'u v', found '{}'", file, c.number(), t));
+        throw InputError(fmt::format("{}:{}: expected an edge 'u v', found '{}'", file, c.number(),
+                                     io::quoted_text(t)));
       if (!parse_int(tok[0], u) || !parse_int(tok[1], v))
-        throw InputError(fmt::format("{}:{}: malformed edge '{}': vertex ids must be integers", file, c.number(), t));
+        throw InputError(fmt::format("{}:{}: malformed edge '{}': vertex ids must be integers", file, c.number(),
+                                     io::quoted_text(t)));
       for (std::int64_t id : {u, v}) {
         if (id < index_base)
           throw InputError(fmt::format("{}:{}: vertex id {} is below the index base {}", file, c.number(), id,

@@ -219,12 +219,15 @@ void read_geometry(const deck::Config& d, Model& m) {
   }
 }
 
-void check_position(const deck::Config& e, const std::array<double, 3>& p, const Model& m) {
+// `key` names the deck key that holds `p` ("position", or a region's "min" / "max"): the
+// message points at that key's line.
+void check_position(const deck::Config& e, const std::array<double, 3>& p, const Model& m,
+                    const char* key = "position") {
   for (int a = 0; a < 3; ++a) {
     const double extent = m.cells[a] * m.cell_size[a];
     if (p[a] < 0 || p[a] > extent)
-      throw InputError(fmt::format("{}: {}.position {:g} m along {} lies outside the domain 0 .. {:g} m",
-                                   e.where("position"), e.name(), p[a], kAxis[a], extent));
+      throw InputError(fmt::format("{}: {}.{} {:g} m along {} lies outside the domain 0 .. {:g} m", e.where(key),
+                                   e.name(), key, p[a], kAxis[a], extent));
   }
 }
 
@@ -339,8 +342,8 @@ void read_volumes(const deck::Config& d, Model& m) {
       if (!e.has("min") || !e.has("max"))
         throw InputError(fmt::format("{}: {} needs both 'min' and 'max' for a region", e.location(), e.name()));
       const auto lo = vec3(e.get_double_array("min")), hi = vec3(e.get_double_array("max"));
-      check_position(e, lo, m);
-      check_position(e, hi, m);
+      check_position(e, lo, m, "min");
+      check_position(e, hi, m, "max");
       const Index3 a = cell_floor(lo, m);
       for (int ax = 0; ax < 3; ++ax) {
         if (hi[ax] < lo[ax])
@@ -370,13 +373,8 @@ void read_volumes(const deck::Config& d, Model& m) {
 Box region_of(const deck::Config& e, const Model& m, std::array<double, 3>& lo, std::array<double, 3>& hi) {
   lo = vec3(e.get_double_array("min"));
   hi = vec3(e.get_double_array("max"));
-  check_position(e, lo, m);
-  for (int a = 0; a < 3; ++a) {
-    const double extent = m.cells[a] * m.cell_size[a];
-    if (hi[a] < 0 || hi[a] > extent)
-      throw InputError(fmt::format("{}: {}.max {:g} m along {} lies outside the domain 0 .. {:g} m", e.where("max"),
-                                   e.name(), hi[a], kAxis[a], extent));
-  }
+  check_position(e, lo, m, "min");
+  check_position(e, hi, m, "max");
   Box r;
   const Index3 a = cell_floor(lo, m);
   for (int ax = 0; ax < 3; ++ax) {

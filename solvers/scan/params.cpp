@@ -76,9 +76,14 @@ std::pair<ValueType, std::int64_t> check_file_input(comm::Context& ctx, const de
     throw InputError(fmt::format("{}: {} has {} dimensions {}; the scan reads a 1-D dataset",
                                  deck.where("scan.input.dataset"), what, info.extent.size(), info.extent));
   const std::optional<ValueType> type = scan_type_of(info.type);
-  if (!type)
-    throw InputError(fmt::format("{}: {} holds {}, an unsupported type; the scan sums int32, int64, float32 or float64",
-                                 deck.where("scan.input.dataset"), what, io::to_string(info.type)));
+  if (!type) {
+    // io::to_string names an unreadable type (compound, complex, ...) "an unsupported type" already.
+    const std::string held = info.type == io::ElementType::other
+                                 ? io::to_string(info.type)
+                                 : fmt::format("{}, an unsupported type", io::to_string(info.type));
+    throw InputError(fmt::format("{}: {} holds {}; the scan sums int32, int64, float32 or float64",
+                                 deck.where("scan.input.dataset"), what, held));
+  }
   const std::string& wanted = deck.get_string("scan.type");
   if (wanted != "auto" && parse_value_type(wanted) != *type)
     throw InputError(fmt::format("{}: scan.type = \"{}\" but {} holds {} (scan.type = \"auto\" takes the file's type)",

@@ -28,7 +28,10 @@ tessera_add_cli_test(cli_spmv_matrix_market_deck NP 2 COMMAND ${tessera_exe} run
 foreach(case
     "malformed_line|malformed_line.mtx|malformed_line.mtx:6: malformed entry '3 x 3'"
     "size_line_lies|size_line_lies.mtx|size_line_lies.mtx: the file ends after 4 entries, but line 3 announces 6"
-    "index_out_of_range|index_out_of_range.mtx|index_out_of_range.mtx:7: column index 9 is outside \\[1, 4\\]")
+    "index_out_of_range|index_out_of_range.mtx|index_out_of_range.mtx:7: column index 9 is outside \\[1, 4\\]"
+    # One triangle only: an entry above the diagonal would be added to its mirror (issue 30).
+    "symmetric_upper|symmetric_upper.mtx|symmetric_upper.mtx:8: entry \\(2, 3\\) lies above the diagonal, but a symmetric Matrix Market file stores only the lower triangle"
+    "skew_upper|skew_upper.mtx|skew_upper.mtx:5: entry \\(1, 3\\) lies above the diagonal, but a skew-symmetric")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts 1 file)
