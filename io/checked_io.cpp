@@ -12,14 +12,9 @@
 
 namespace tessera::io::detail {
 
-void record_checksum(const Dataset& d, std::uint64_t local_part) {
-  const std::uint64_t sum = checksum_global(d.context(), local_part);
-  write_attribute(d, kChecksumAttribute, sum);
-  write_attribute(d, kChecksumAlgorithmAttribute, kChecksumAlgorithm);
-}
-
-void verify_checksum(const Group& g, std::string_view name, std::uint64_t local_part) {
-  const std::uint64_t computed = checksum_global(g.context(), local_part);
+namespace {
+// The stored checksum against the computed one (this rank; verify_checksum agrees).
+void compare_checksum(const Group& g, std::string_view name, std::uint64_t computed) {
   const Dataset d = g.open_dataset(name);
   if (!has_attribute(d, kChecksumAttribute))
     throw InputError(fmt::format("dataset {} in {} has no checksum; it was not written as checked data", d.name(),
@@ -35,6 +30,30 @@ void verify_checksum(const Group& g, std::string_view name, std::uint64_t local_
     throw InputError(fmt::format("dataset {} in {} is corrupted: its stored checksum is {:#018x} but the data read "
                                  "gives {:#018x}",
                                  d.name(), d.file_name(), stored, computed));
+}
+
+}  // namespace
+
+void record_checksum(const Dataset& d, std::uint64_t local_part) {
+  const std::uint64_t sum = checksum_global(d.context(), local_part);
+  write_attribute(d, kChecksumAttribute, sum);
+  write_attribute(d, kChecksumAlgorithmAttribute, kChecksumAlgorithm);
+}
+
+void agreed_read(const Group& g, std::string_view name, const std::function<void()>& read) {
+  agree_input(g.context(), [&] {
+    try {
+      read();
+    } catch (const H5Error& e) {
+      throw InputError(fmt::format("dataset {} in {} is corrupted: it cannot be read ({})", g.path_of(name),
+                                   g.file_name(), e.what()));
+    }
+  });
+}
+
+void verify_checksum(const Group& g, std::string_view name, std::uint64_t local_part) {
+  const std::uint64_t computed = checksum_global(g.context(), local_part);
+  agreed_read(g, name, [&] { compare_checksum(g, name, computed); });
 }
 
 void require_tiling_1d(const Group& g, std::string_view name, std::int64_t offset, std::int64_t count) {

@@ -16,11 +16,17 @@
 // failed to report a failed write (a full disk); *.tmp files are leftovers of an interrupted
 // write and are never taken for checkpoints (CheckpointManager removes them on start).
 //
+// The manifest carries a checksum of all its fields (attributes "checksum" and
+// "checksum_algorithm" of /manifest), so an edited step or time is found like changed data.
+//
 // Refusal: CheckpointReader throws InputError on every rank, with a message naming the file,
-// for a missing file, one that is truncated, corrupted or not HDF5, one without a manifest or
-// with impossible manifest values (a negative step, format version 0, a non-finite time), one
-// written by another solver or in a newer format, and for a dataset whose data no longer matches its
-// checksum. Checks are agreed across ranks so no rank hangs.
+// for a missing file, one that is truncated, corrupted or not HDF5 (every object header and
+// attribute is read once at open, so damaged HDF5 metadata is found there), one without a
+// manifest or with impossible manifest values (a negative step, format version 0, a
+// non-finite time), a manifest that does not match its checksum or whose step is not the one
+// in the file name, one written by another solver or in a newer format, and for a dataset
+// that cannot be read or whose data no longer matches its checksum. Every refusal is agreed
+// across ranks (comm::AgreedInputError): no rank hangs, rank 0 prints it once, all exit 2.
 #include <cstdint>
 #include <filesystem>
 #include <optional>

@@ -2,6 +2,7 @@
 
 #include "io/agree.hpp"
 #include "io/checkpoint.hpp"
+#include "io/metadata_walk.hpp"
 
 namespace tessera::io {
 
@@ -21,11 +22,16 @@ CheckpointReader::CheckpointReader(comm::Context& ctx, const std::filesystem::pa
     if (what.starts_with(path.string())) comm::rethrow_input(e, "checkpoint " + what);
     throw;
   }
-  root_.emplace(file_->root());
-
   // Every rank reads the same file, so every rank reaches the same verdict; agreeing anyway
-  // costs one allreduce and guarantees no rank is left behind.
+  // costs one allreduce and guarantees no rank is left behind. Damaged HDF5 metadata is found
+  // here, by one walk over all of it, rather than part-way through the solver's restart.
   agree_input(ctx, [&] {
+    try {
+      root_.emplace(file_->root());
+      walk_metadata(*root_);
+    } catch (const H5Error& e) {
+      throw InputError(fmt::format("checkpoint {} is corrupted: {}", path.string(), e.what()));
+    }
     manifest_ = read_manifest(*root_);
     if (manifest_.solver != expected_solver)
       throw InputError(fmt::format("checkpoint {} was written by solver '{}', this run is '{}'", path.string(),

@@ -2,7 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <mutex>
+
+#include "io/output_file.hpp"
 
 namespace tessera::io::detail {
 
@@ -42,12 +45,28 @@ std::string take_error_stack() {
   return w.out.empty() ? std::string("no HDF5 error description") : w.out;
 }
 
+namespace {
+// An action that puts bytes into a file (the ones a full disk or a quota makes fail).
+bool writes(std::string_view action) {
+  for (std::string_view w : {"write", "create", "flush", "close", "resize", "extend", "replace"})
+    if (action.starts_with(w)) return true;
+  return false;
+}
+}  // namespace
+
 void throw_h5(std::string_view action, std::string_view object, std::string_view file) {
   const std::string stack = take_error_stack();
   std::string where;
   if (!object.empty()) where += fmt::format(" {}", object);
   if (!file.empty()) where += fmt::format(" in {}", file);
-  throw H5Error(fmt::format("HDF5: cannot {}{}: {}", action, where, stack));
+  std::string message = fmt::format("HDF5: cannot {}{}: {}", action, where, stack);
+  // A failed write into a file being published (io::OutputFile writes NAME.tmp): say so as
+  // every publication failure does (the final name, the cause, the free space), whether HDF5
+  // reported it at once (one rank) or only the read-back found it (Open MPI's aggregators).
+  constexpr std::string_view tmp = ".tmp";
+  if (writes(action) && file.size() > tmp.size() && file.ends_with(tmp))
+    message = publication_failure(std::filesystem::path(file.substr(0, file.size() - tmp.size())), message);
+  throw H5Error(message);
 }
 
 }  // namespace tessera::io::detail

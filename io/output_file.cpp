@@ -13,14 +13,17 @@
 #include "io/verify.hpp"
 
 namespace tessera::io {
-namespace {
-
-// The one message of every failed publication: the file, the cause, and the space left.
-std::string not_published(const std::filesystem::path& path, std::string_view cause) {
-  return fmt::format("writing {} failed, the file was not published: {}; {}", path.string(), cause,
-                     free_space_note(path));
+std::string publication_failure(const std::filesystem::path& path, std::string_view cause) {
+  const std::string head = fmt::format("writing {} failed, the file was not published: ", path.string());
+  if (cause.starts_with(head)) return std::string(cause);
+  const std::string space = free_space_note(path);
+  return space.empty() ? head + std::string(cause) : fmt::format("{}{}; {}", head, cause, space);
 }
 
+namespace {
+std::string not_published(const std::filesystem::path& path, std::string_view cause) {
+  return publication_failure(path, cause);
+}
 }  // namespace
 
 std::filesystem::path temporary_name(const std::filesystem::path& final_path) {
@@ -148,19 +151,26 @@ std::filesystem::path OutputFile::commit(const std::function<void(const Group&)>
       sync_path(final_.parent_path().empty() ? std::filesystem::path(".") : final_.parent_path(), true);
     });
   } catch (const comm::CollectiveError& e) {
-    // Agreed on every rank: remove the unfinished file and say what happened, with the space
-    // left (the commonest cause), as a run-time failure (exit 1) on every rank.
-    if (ctx_->is_root()) {
-      std::error_code ec;
-      std::filesystem::remove(tmp_, ec);
-    }
-    file_.reset();
-    committed_ = true;  // nothing left to discard
-    throw comm::CollectiveError(e.failed_rank(), ExitCode::runtime_error,
-                                not_published(final_, e.what()));
+    fail_agreed(e.failed_rank(), e.what());
+  } catch (const comm::AgreedInputError& e) {
+    // The read-back found what was written damaged ("... is corrupted"): a failed write, not
+    // bad input.
+    fail_agreed(e.failed_rank(), e.what());
   }
   committed_ = true;
   return final_;
+}
+
+void OutputFile::fail_agreed(int failed_rank, std::string_view cause) {
+  // Agreed on every rank: remove the unfinished file and say what happened, with the space
+  // left (the commonest cause), as a run-time failure (exit 1) on every rank.
+  if (ctx_->is_root()) {
+    std::error_code ec;
+    std::filesystem::remove(tmp_, ec);
+  }
+  file_.reset();
+  committed_ = true;  // nothing left to discard
+  throw comm::CollectiveError(failed_rank, ExitCode::runtime_error, not_published(final_, cause));
 }
 
 void OutputFile::abandon() {

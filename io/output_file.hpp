@@ -23,6 +23,7 @@
 #include <filesystem>
 #include <functional>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "comm/context.hpp"
@@ -60,6 +61,7 @@ class OutputFile {
   struct Copy {};
   OutputFile(comm::Context& ctx, std::filesystem::path final_path, Copy);
   void close_on_all_ranks();
+  [[noreturn]] void fail_agreed(int failed_rank, std::string_view cause);
 
   comm::Context* ctx_;
   std::filesystem::path final_, tmp_;
@@ -68,6 +70,11 @@ class OutputFile {
   bool committed_ = false;
   int uncaught_at_start_;
 };
+
+// The one message of every failed publication: "writing F failed, the file was not
+// published: CAUSE; N free of M on the file system holding D". A cause that is already such a
+// message for F is returned as it is.
+std::string publication_failure(const std::filesystem::path& final_path, std::string_view cause);
 
 // "<final>.tmp": where an OutputFile writes before commit().
 std::filesystem::path temporary_name(const std::filesystem::path& final_path);

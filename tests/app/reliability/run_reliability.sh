@@ -67,6 +67,17 @@ PY
   fi
 }
 
+# One message: the error is printed once (by rank 0), not by every rank, and no MPI_Abort.
+expect_one_message() {
+  [ "$(grep -c "error:" last.txt)" = 1 ] || fail "expected one error message, got $(grep -c "error:" last.txt)"
+  ! grep -q "MPI_ABORT\|MPI_Abort" last.txt || fail "the run ended through MPI_Abort"
+}
+flip_byte() {  # flip_byte FILE OFFSET: xor one byte with 0x5a in place
+  local b
+  b=$(od -An -tu1 -j "$2" -N1 "$1" | tr -d ' ')
+  printf "$(printf '\\%03o' $((b ^ 0x5a)))" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+
 full_disk() {  # full_disk NP BYTES [RANK]: the disk fills while the run writes (for RANK only)
   export TESSERA_FAKE_DISK_DIR=$work/out TESSERA_FAKE_DISK_BYTES=$2 TESSERA_FAKE_DISK_RANK=${3:-}
   LD_PRELOAD=$shim run "$1" run deck.toml --backend cpu
@@ -191,6 +202,74 @@ t = f['manifest'].attrs[k].dtype; f['manifest'].attrs[k] = np.array(eval(v)).ast
       ls out/checkpoints/checkpoint_*.h5 >/dev/null || fail "SIG$sig left no checkpoint"
       grep -q "checkpoint written" sig.txt || fail "SIG$sig: no checkpoint written"
     done
+    ;;
+  # ---- damaged checkpoints and failed writes (issue 30, items 4, 5 and 8) ----
+  checkpoint_manifest_edited)
+    # The manifest's step changed 20 -> 999 (the checksum of the manifest finds it), and an
+    # intact checkpoint under another step's name: both refused, exit 2, one message.
+    [ -n "$python" ] || { echo "no python3 with h5py: skipped"; exit 77; }
+    run 3 run deck.toml --backend cpu --set run.steps=20
+    expect_rc 0
+    cp out/checkpoints/checkpoint_00000020.h5 edited.h5
+    "$python" -c "import h5py, numpy as np; f = h5py.File('edited.h5', 'r+'); f['manifest'].attrs['step'] = np.int64(999)"
+    run 3 run deck.toml --backend cpu --restart edited.h5 --set run.steps=1000
+    expect_rc 2
+    expect_out "error: checkpoint edited.h5 is corrupted: its manifest \(solver nbody, step 999, time 0.2\) does not match"
+    expect_one_message
+    ! grep -q "restarted" last.txt || fail "the edited checkpoint was restarted"
+    cp out/checkpoints/checkpoint_00000020.h5 out/checkpoints/checkpoint_00000030.h5
+    run 3 run deck.toml --backend cpu --restart latest --set run.steps=40
+    expect_rc 2
+    expect_out "checkpoint .*checkpoint_00000030.h5 is corrupted: its manifest says step 20, its name checkpoint_00000030.h5 says step 30"
+    expect_one_message
+    ;;
+  checkpoint_byte_flips)
+    # One byte flipped at offsets through the HDF5 metadata of an nbody checkpoint: each restart
+    # (3 ranks) either works or is refused with exit 2 on every rank and one message naming the
+    # checkpoint; never exit 1, a raw HDF5 error or MPI_Abort.
+    run 3 run deck.toml --backend cpu --set run.steps=10
+    expect_rc 0
+    refused=0
+    for off in 0 30 60 100 200 400 700 1000 1500 2000 2500 3000 3500; do
+      cp out/checkpoints/checkpoint_00000010.h5 flipped.h5
+      flip_byte flipped.h5 "$off"
+      rm -rf verify && mkdir verify
+      run 3 run deck.toml --backend cpu --restart flipped.h5 --set run.output_dir="$work/verify" --set run.steps=10 \
+        --set checkpoint.at_end=false --set output.at_end=false
+      case $rc in
+        0) ;;
+        2) refused=$((refused + 1))
+           expect_out "error: (checkpoint flipped.h5 is (corrupted|truncated)|dataset .* in flipped.h5 is corrupted|checkpoint flipped.h5 has a damaged manifest)"
+           expect_one_message ;;
+        *) fail "offset $off: exit $rc" ;;
+      esac
+    done
+    [ "$refused" -ge 8 ] || fail "only $refused of the flips were refused"
+    ;;
+  data_checksum_changed)
+    # A changed checksum attribute and a deleted dataset: one message from rank 0, exit 2 on
+    # every rank (not one message per rank and MPI_Abort).
+    [ -n "$python" ] || { echo "no python3 with h5py: skipped"; exit 77; }
+    run 3 run deck.toml --backend cpu --set run.steps=10
+    expect_rc 0
+    for edit in "f['/nbody/vel'].attrs['checksum'] = np.uint64(12345)" "del f['/nbody/vel']"; do
+      cp out/checkpoints/checkpoint_00000010.h5 bad.h5
+      "$python" -c "import h5py, numpy as np; f = h5py.File('bad.h5', 'r+'); $edit"
+      run 3 run deck.toml --backend cpu --restart bad.h5 --set run.steps=20
+      expect_rc 2
+      expect_out "error: .*bad.h5"
+      expect_one_message
+    done
+    ;;
+  full_disk_message_np1)
+    # One rank: the same message as on three (the file not published, the cause, free space).
+    export TESSERA_FAKE_DISK_DIR=$work/out TESSERA_FAKE_DISK_BYTES=3200000
+    LD_PRELOAD=$shim run 1 run deck.toml --backend cpu
+    unset TESSERA_FAKE_DISK_DIR TESSERA_FAKE_DISK_BYTES
+    expect_rc 1
+    expect_out "error: writing .*(checkpoint_|snapshot_)[0-9]+\.h5 failed, the file was not published: .* free of .* on the file system holding"
+    ! grep -q "error: HDF5:" last.txt || fail "the raw HDF5 message came first"
+    check_final_files
     ;;
   *) fail "unknown case" ;;
 esac
