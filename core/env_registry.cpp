@@ -70,6 +70,11 @@ constexpr std::array kVariables{
              .used_by = "bench scan (cuda)",
              .help = "`all` or look-back candidate names: compare these policies with CUB in the one-GPU "
                      "table; unknown names are reported (scan.md)"},
+    Variable{.name = "TESSERA_BENCH_SPMV_WEAK", .type = integer, .scope = executable,
+             .default_doc = "unset: the usual tables (one matrix split over the ranks)", .min = 8, .max = 4096,
+             .used_by = "bench spmv",
+             .help = "weak scaling: a 7-point Poisson matrix of about N^3 rows per rank (n = N P^(1/3) rounded), by "
+                     "the hybrid kernel, cuSPARSE and a CG iteration; run at P = 1, 2, 4 for the table"},
     Variable{.name = "TESSERA_BENCH_BFS_SCALES", .type = integers, .scope = executable,
              .default_doc = "16,18,20,22,24 (--quick: 10,12)", .min = 1, .max = 34, .used_by = "bench bfs",
              .help = "Kronecker graph scales (2^scale vertices), one table section each"},

@@ -35,4 +35,24 @@ class DeviceTimer {
   void* stop_ = nullptr;
 };
 
+// A point in one stream's work, for phase times without a host synchronisation per phase: a
+// CUDA event on a device stream, the host clock for host work (done when its call returns).
+// seconds_since(earlier) waits for this mark.
+class StreamMark {
+ public:
+  StreamMark() = default;
+  ~StreamMark();
+  StreamMark(const StreamMark&) = delete;
+  StreamMark& operator=(const StreamMark&) = delete;
+
+  // `device`: the stream's work runs on the GPU (else it is host work, already done).
+  void record(stream_t stream, bool device);
+  double seconds_since(const StreamMark& earlier) const;
+
+ private:
+  void* event_ = nullptr;  // cudaEvent_t, made at the first device record
+  bool device_ = false;
+  std::chrono::steady_clock::time_point host_{};
+};
+
 }  // namespace tessera

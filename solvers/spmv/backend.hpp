@@ -116,6 +116,8 @@ class Engine {
 
   // out[i] = x[index[i]], i < n (packs the x entries other ranks need).
   virtual void gather(const T* x, const local_index* index, std::int64_t n, T* out) = 0;
+  // y[index[i]] += v[i], i < n (index distinct: the ghost block's rows into the full y).
+  virtual void scatter_add(const T* v, const local_index* index, std::int64_t n, T* y) = 0;
   virtual void fill(T* y, T value, std::int64_t n) = 0;
   // sum a[i] b[i] in double (waits).
   virtual double dot(const T* a, const T* b, std::int64_t n) = 0;

@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <optional>
 #include <functional>
 #include <vector>
 
@@ -17,6 +19,7 @@
 #include "comm/host_threads.hpp"
 #include "comm/transport.hpp"
 #include "core/device_info.hpp"
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "solvers/bench_timing.hpp"
@@ -117,10 +120,17 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
 
   const comm::TransportChoice transport = comm::make_transport(ctx, backend, "auto");
   using Case = std::pair<MatrixSpec, std::string>;
+  // Weak scaling: rows per rank fixed, the kernels whose per-GPU rate the scaling table holds.
+  const std::optional<long long> weak = env::get_integer("TESSERA_BENCH_SPMV_WEAK");
   // On a GPU: 7-point Poisson at 256^3 rows and a 2^22-row power-law matrix (the sizes the
   // cuSPARSE reference numbers were taken at), split over the ranks of the run.
   std::vector<Case> matrices;
-  if (o.quick)
+  if (weak) {
+    const auto n = static_cast<std::int64_t>(std::llround(static_cast<double>(*weak) * std::cbrt(double(ctx.size()))));
+    matrices = {{bench_matrix(MatrixSource::poisson7, n),
+                 fmt::format("poisson7 {}^3 (weak: ~{}^3 rows per rank)", n, *weak)}};
+    report.title += fmt::format(", weak scaling at ~{}^3 rows per rank", *weak);
+  } else if (o.quick)
     matrices = {{bench_matrix(MatrixSource::poisson7, 24), "poisson7 24^3"},
                 {bench_matrix(MatrixSource::poisson27, 16), "poisson27 16^3"},
                 {bench_matrix(MatrixSource::powerlaw, 1 << 14), "powerlaw 2^14"},
@@ -147,11 +157,12 @@ BenchReport bench_spmv(comm::Context& ctx, const BenchOptions& o) {
                             {Variant::coo_segmented}, {Variant::hybrid},
                             {Variant::hybrid, HybridRule::percentile80}, {Variant::merge_path},
                             {Variant::csr_binned}};
-  if (gpu) {
+  if (weak) variants = {{Variant::hybrid}, {Variant::csr_binned}};
+  else if (gpu) {
     for (int lanes : {2, 4, 8, 16}) variants.push_back({Variant::csr_binned, HybridRule::third, lanes});
     for (int bands : {1, 3, 4}) variants.push_back({Variant::csr_binned, HybridRule::third, 0, bands});
-    variants.push_back({Variant::cusparse});
   }
+  if (gpu) variants.push_back({Variant::cusparse});
   for (const auto& [spec, name] : matrices) {
     LoadedMatrix loaded = load_matrix(ctx, spec);
     const DistMatrix<double> a = make_distributed<double>(ctx, loaded.rows, loaded.part, loaded.cols, spec.describe());

@@ -6,12 +6,31 @@
 
 #include "comm/collectives.hpp"
 #include "core/profile.hpp"
-#include "core/timer.hpp"
 
 namespace tessera::spmv {
 namespace {
 constexpr int kTagGhosts = 811;
 }
+
+namespace {
+
+// The rows of `ghost` that hold entries, as a block of those rows alone, and their indices.
+template <class T>
+CsrBlock<T> compress_rows(const CsrBlock<T>& ghost, std::vector<local_index>& rows) {
+  CsrBlock<T> out;
+  out.cols = ghost.cols;
+  out.col = ghost.col;
+  out.val = ghost.val;
+  for (std::int64_t r = 0; r < ghost.rows; ++r) {
+    if (ghost.row_ptr[r + 1] == ghost.row_ptr[r]) continue;
+    rows.push_back(static_cast<local_index>(r));
+    out.row_ptr.push_back(ghost.row_ptr[r + 1]);
+  }
+  out.rows = static_cast<std::int64_t>(rows.size());
+  return out;
+}
+
+}  // namespace
 
 template <class T>
 DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transport, Engine<T>& engine,
@@ -22,9 +41,13 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
                                        transport.memory() == Memory::host ? "host" : "device",
                                        engine.memory() == Memory::host ? "host" : "device"));
   local_ = engine.prepare(a.local);
-  ghost_ = engine.prepare(a.ghost);
+  std::vector<local_index> rows;
+  ghost_ = engine.prepare(compress_rows(a.ghost, rows));
   const GhostPlan& p = a.plan;
   const Memory m = engine.memory();
+  ghost_rows_ = Array<local_index>(m, rows.size());
+  ghost_rows_.upload(rows);
+  ghost_y_ = Array<T>(m, rows.size());
   send_index_ = Array<local_index>(m, p.send_index.size());
   send_index_.upload(p.send_index);
   send_buf_ = Array<T>(m, p.send_index.size());
@@ -42,35 +65,41 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
 
 template <class T>
 MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
-  MultiplyTimes t;
-  HostTimer timer;
+  const stream_t s = engine_.stream();
+  const bool device = engine_.memory() == Memory::device;
+  marks_[0].record(s, device);
   std::unique_ptr<comm::Exchange> exchange;
   if (exchange_) {
     TESSERA_PROFILE("spmv.pack");  // gathers x's sent entries and posts the ghost exchange
     if (!sends_.empty()) engine_.gather(x, send_index_.data(), static_cast<std::int64_t>(send_buf_.size()), send_buf_.data());
-    exchange = transport_.start(sends_, recvs_, engine_.stream());
+    exchange = transport_.start(sends_, recvs_, s);
   }
-  t.pack = timer.seconds();
-  timer.reset();
+  marks_[1].record(s, device);
   {
-    TESSERA_PROFILE("spmv.local");  // already synchronized: the host time is the kernel's
+    TESSERA_PROFILE("spmv.local");  // queued: the host does not wait for it
     engine_.multiply(*local_, x, y, false);
-    engine_.synchronize();
   }
-  t.local = timer.seconds();
+  marks_[2].record(s, device);
   if (exchange) {
-    timer.reset();
-    {
-      TESSERA_PROFILE("spmv.ghost_wait");
-      exchange->finish();
-    }
-    t.wait = timer.seconds();
-    timer.reset();
-    TESSERA_PROFILE("spmv.ghost");
-    if (ghost_->info().nnz > 0) engine_.multiply(*ghost_, ghost_x_.data(), y, true);
-    engine_.synchronize();
-    t.ghost = timer.seconds();
+    TESSERA_PROFILE("spmv.ghost_wait");  // the stream (a host transport: the host) waits for the ghosts
+    exchange->finish();
   }
+  marks_[3].record(s, device);
+  if (ghost_->info().rows > 0) {
+    TESSERA_PROFILE("spmv.ghost");
+    engine_.multiply(*ghost_, ghost_x_.data(), ghost_y_.data(), false);
+    engine_.scatter_add(ghost_y_.data(), ghost_rows_.data(), ghost_->info().rows, y);
+  }
+  marks_[4].record(s, device);
+  {
+    TESSERA_PROFILE("spmv.synchronize");  // the one host wait of a multiply
+    engine_.synchronize();
+  }
+  MultiplyTimes t;
+  t.pack = marks_[1].seconds_since(marks_[0]);
+  t.local = marks_[2].seconds_since(marks_[1]);
+  t.wait = marks_[3].seconds_since(marks_[2]);
+  t.ghost = marks_[4].seconds_since(marks_[3]);
   return t;
 }
 

@@ -3,9 +3,14 @@
 //   1. pack the owned x entries other ranks need (GhostPlan::send_index) and start their
 //      exchange on the run's transport (the host transport with the cpu engine);
 //   2. multiply the local block (owned columns only) while the ghosts travel;
-//   3. finish the exchange and add the ghost block times the received x entries.
-// Only the ghost block waits for the network. A rank with no ghosts and nothing to send
-// skips the exchange's wait entirely.
+//   3. finish the exchange and multiply the ghost block, which holds only the rows that have
+//      ghost entries (a compressed row list, as PETSc's off-diagonal block), then add those
+//      sums into their rows of y.
+// All of it is queued on the engine's stream with no host synchronisation between the local
+// and the ghost product: rows without ghost entries overlap the exchange entirely, and the
+// ghost product costs its own rows, not a pass over every row. The host waits once, at the
+// end. A rank with no ghosts and nothing to send skips the exchange's wait entirely.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -14,10 +19,13 @@
 #include "comm/transport.hpp"
 #include "solvers/spmv/backend.hpp"
 #include "solvers/spmv/matrix.hpp"
+#include "core/timer.hpp"
 
 namespace tessera::spmv {
 
-// Seconds of the phases of one multiply on this rank.
+// Seconds of the phases of one multiply on this rank, as the engine's stream ran them (device
+// events on a GPU, so that no phase needs a host synchronisation of its own): pack, local
+// product, the stream's wait for the exchange, the ghost product with its scatter.
 struct MultiplyTimes {
   double pack = 0, local = 0, wait = 0, ghost = 0;
   double total() const { return pack + local + wait + ghost; }
@@ -35,7 +43,8 @@ class DistributedSpmv {
   MultiplyTimes multiply(const T* x, T* y);
 
   const BlockInfo& local_info() const { return local_->info(); }
-  const BlockInfo& ghost_info() const { return ghost_->info(); }
+  const BlockInfo& ghost_info() const { return ghost_->info(); }  // the compressed rows only
+  std::int64_t ghost_rows() const { return static_cast<std::int64_t>(ghost_rows_.size()); }
   std::int64_t rows() const { return rows_; }
   std::int64_t cols() const { return cols_; }
   Engine<T>& engine() { return engine_; }
@@ -50,6 +59,9 @@ class DistributedSpmv {
   std::unique_ptr<PreparedBlock> local_, ghost_;
   Array<local_index> send_index_;
   Array<T> send_buf_, ghost_x_;
+  Array<local_index> ghost_rows_;  // the rows of y that the compressed ghost block adds into
+  Array<T> ghost_y_;               // the ghost block's sums, one per compressed row
+  std::array<StreamMark, 5> marks_;  // the phases' boundaries on the engine's stream
   std::vector<comm::Message> sends_, recvs_;
   bool exchange_ = false;  // any rank has ghosts (the same on every rank)
 };

@@ -78,6 +78,11 @@ class CpuEngine final : public Engine<T> {
     for (std::int64_t i = 0; i < n; ++i) out[i] = x[index[i]];
   }
 
+  void scatter_add(const T* v, const local_index* index, std::int64_t n, T* y) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::int64_t i = 0; i < n; ++i) y[index[i]] += v[i];
+  }
+
   void fill(T* y, T value, std::int64_t n) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (std::int64_t i = 0; i < n; ++i) y[i] = value;

@@ -195,6 +195,9 @@ class CudaEngine final : public Engine<T> {
   void gather(const T* x, const local_index* index, std::int64_t n, T* out) override {
     gpu::gather(x, index, n, out, stream_.get());
   }
+  void scatter_add(const T* v, const local_index* index, std::int64_t n, T* y) override {
+    gpu::scatter_add(v, index, n, y, stream_.get());
+  }
   void fill(T* y, T value, std::int64_t n) override { gpu::fill(y, value, n, stream_.get()); }
 
   double dot(const T* a, const T* b, std::int64_t n) override {

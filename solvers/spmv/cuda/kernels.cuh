@@ -31,6 +31,13 @@ __global__ void gather_kernel(const T* x, const local_index* index, std::int64_t
     out[i] = x[index[i]];
 }
 
+// y[index[i]] += v[i]: the ghost block's sums into the rows they belong to (indices distinct).
+template <class T>
+__global__ void scatter_add_kernel(const T* v, const local_index* index, std::int64_t n, T* y) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < n; i += std::int64_t(gridDim.x) * blockDim.x)
+    y[index[i]] += v[i];
+}
+
 // The seed's per-row kernel: a thread per row.
 template <class T>
 __global__ void csr_scalar_kernel(std::int64_t rows, const std::int64_t* rp, const local_index* col, const T* val,

@@ -106,6 +106,12 @@ void expect_product(const LoadedMatrix& loaded, const RowBlock<double>& whole, c
         ASSERT_EQ(got[i], want[i]) << what << ", variant " << to_string(v) << ", row " << i << " on "
                                    << ctx.size() << " ranks";
     }
+    // The ghost block holds exactly the rows with ghost entries (compressed), not every row.
+    std::int64_t rows_with_ghosts = 0;
+    for (std::int64_t r = 0; r < a.ghost.rows; ++r) rows_with_ghosts += a.ghost.row_ptr[r + 1] > a.ghost.row_ptr[r];
+    ASSERT_EQ(spmv.ghost_rows(), rows_with_ghosts) << what;
+    ASSERT_EQ(spmv.ghost_info().rows, rows_with_ghosts) << what;
+    ASSERT_EQ(spmv.ghost_info().nnz, a.ghost.nnz()) << what;
     // The ghosts are the owners' entries of x.
     const std::vector<T> ghosts = spmv.ghost_values();
     for (std::size_t k = 0; k < ghosts.size(); ++k) ASSERT_EQ(static_cast<double>(ghosts[k]), x_all[a.ghost_cols[k]]);
