@@ -20,10 +20,18 @@
 
 using namespace tessera;
 
+namespace {
+// The earliest code an executable runs (after the dynamic loader, before the shared
+// libraries' initializers, MPI_Init and main): a SIGUSR1 that mpirun forwards, or that
+// reaches a rank as soon as it exists, is remembered instead of ending the rank
+// (app/signals.hpp). A signal before this point (the loader's few ms) still has its default
+// action; no code of the executable can run earlier.
+extern "C" void tessera_preinit(int, char**, char**) { app::install_early_handlers(); }
+[[gnu::section(".preinit_array"), gnu::used]] void (*tessera_preinit_entry)(int, char**, char**) = tessera_preinit;
+}  // namespace
+
 int main(int argc, char** argv) {
-  // First thing, before MPI starts: a batch system's early warning (or mpirun forwarding
-  // SIGTERM) that arrives during start-up is remembered, not fatal.
-  app::install_stop_handlers();
+  app::install_early_handlers();  // again, in case a library's initializer changed them
   comm::Context ctx(&argc, &argv);
   const int code = comm::run_guarded(ctx, [&]() -> int {
     CLI::App cli{"tessera: N-body, FDTD, scan, BFS and SpMV/CG on one to many GPUs over MPI"};
@@ -66,13 +74,20 @@ int main(int argc, char** argv) {
     try {
       cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-      std::ostringstream out, err;
-      const int rc = cli.exit(e, out, err);
+      if (e.get_exit_code() != 0) {
+        // A usage error reads like tessera's other errors: "[tessera] error: ...", exit 2.
+        if (ctx.is_root())
+          log::write(log::Level::error, false,
+                     fmt::format("{} (tessera --help, or tessera COMMAND --help, lists the options)", e.what()));
+        return static_cast<int>(ExitCode::input_error);
+      }
+      std::ostringstream out, err;  // --help, --version
+      cli.exit(e, out, err);
       if (ctx.is_root()) {
         std::cout << out.str();
         std::cerr << err.str();
       }
-      return rc == 0 ? 0 : static_cast<int>(ExitCode::input_error);
+      return 0;
     }
     if (log_level_opt->count() == 0) log_level = *env::get_choice("TESSERA_LOG_LEVEL");
     log::set_level(log::parse_level(log_level));

@@ -1,6 +1,7 @@
 #include "app/run_command.hpp"
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -96,10 +97,31 @@ std::string shell_quoted(const std::string& arg) {
   return out + "'";
 }
 
+// How this process was launched, as the start of a command a user can paste: "mpirun -np 3 "
+// or "srun -n 3 " from the launcher's environment, nothing for a run without a launcher.
+std::string launcher_prefix() {
+  const auto ranks = [](const char* name) -> std::string {
+    const char* v = std::getenv(name);
+    return v && *v && std::string(v).find_first_not_of("0123456789") == std::string::npos ? v : "";
+  };
+  if (const std::string n = ranks("OMPI_COMM_WORLD_SIZE"); !n.empty()) return "mpirun -np " + n + " ";
+  if (const std::string n = ranks("SLURM_STEP_NUM_TASKS"); !n.empty()) return "srun -n " + n + " ";
+  if (const std::string n = ranks("PMI_SIZE"); !n.empty()) return "mpirun -np " + n + " ";  // MPICH's hydra
+  return "";
+}
+
+// The executable that runs now, by absolute path (PATH may find another tessera, or none).
+std::string executable_path() {
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return ec || exe.empty() ? std::string("tessera") : exe.string();
+}
+
 }  // namespace
 
 std::string restart_command(const RunOptions& options, bool continue_latest) {
-  std::string cmd = "tessera run " + shell_quoted(options.deck.empty() ? std::string("DECK") : options.deck);
+  std::string cmd = launcher_prefix() + shell_quoted(executable_path()) + " run " +
+                    shell_quoted(options.deck.empty() ? std::string("DECK") : options.deck);
   for (const std::string& o : options.overrides) cmd += " --set " + shell_quoted(o);
   if (!options.backend.empty()) cmd += " --backend " + shell_quoted(options.backend);
   if (continue_latest)
@@ -270,6 +292,9 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
       if (sig != 0) {
         log::warn("signal {} received: writing a checkpoint at step {} and stopping", sig, s);
         if (last_checkpoint != s) write_checkpoint();
+        // At once: mpirun, signalled itself, kills the ranks about a second after forwarding
+        // (docs/user-guide.md, "Signals"), so this line must not wait for the summary.
+        log::info("stopped early by signal {}; continue with: {}", sig, restart_command(options));
         summary.stop_signal = sig;
         break;
       }
@@ -288,8 +313,6 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   }
   if (profiling) report_profile(ctx, output_dir, run.provenance);
   io::log_published(output_dir, "outputs in");
-  if (summary.stop_signal != 0)
-    log::info("stopped early by signal {}; continue with: {}", summary.stop_signal, restart_command(options));
   return summary;
 }
 

@@ -24,8 +24,10 @@ struct RunOptions {
 };
 
 // The command line of a run (continue_latest = false), or the command that continues it after
-// an early stop: the same deck, --set overrides and --backend with --restart latest. Each
-// argument is quoted for a POSIX shell where needed.
+// an early stop: the same deck, --set overrides and --backend with --restart latest. It starts
+// with the launcher and rank count this run had ("mpirun -np 3 ", from the launcher's
+// environment) and the absolute path of the executable that runs (/proc/self/exe), so a user
+// can paste it; each argument is quoted for a POSIX shell where needed.
 std::string restart_command(const RunOptions& options, bool continue_latest = true);
 
 struct RunSummary {

@@ -25,6 +25,11 @@ void install_stop_handlers() {
   for (int sig : {SIGUSR1, SIGUSR2, SIGTERM, SIGINT}) sigaction(sig, &sa, nullptr);
 }
 
+void install_early_handlers() {
+  std::signal(SIGXFSZ, SIG_IGN);
+  install_stop_handlers();
+}
+
 void restore_default_handlers() {
   for (int sig : {SIGUSR1, SIGUSR2, SIGTERM, SIGINT}) std::signal(sig, SIG_DFL);
 }

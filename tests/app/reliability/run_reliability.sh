@@ -183,9 +183,11 @@ t = f['manifest'].attrs[k].dtype; f['manifest'].attrs[k] = np.array(eval(v)).ast
     ;;
   stop_signal)
     # To the ranks (as Slurm's --signal and scancel deliver it, and as mpirun forwards it): the
-    # job exits 0. To mpirun itself: the ranks still checkpoint and exit 0, but Open MPI's
-    # mpirun reports its own signal with exit 1, so only the checkpoint is checked there.
-    for target in ranks:TERM ranks:INT ranks:USR1 mpirun:TERM; do
+    # job exits 0. SIGUSR1 to mpirun: forwarded, exit 0. SIGTERM or SIGINT to mpirun: Open MPI
+    # 4.1's mpirun sends the ranks SIGTERM about 1 s later and SIGKILL 1 s after that, and
+    # exits 1 whatever the ranks do (measured; docs/user-guide.md, "Signals"): the checkpoint
+    # and the printed command are there, and the exit code is exactly 1.
+    for target in ranks:TERM ranks:INT ranks:USR1 mpirun:USR1 mpirun:TERM mpirun:INT; do
       sig=${target#*:}
       rm -rf out
       "$mpiexec" -n 2 $preflags "$tessera" run deck.toml --backend cpu --set run.steps=100000 \
@@ -196,9 +198,11 @@ t = f['manifest'].attrs[k].dtype; f['manifest'].attrs[k] = np.array(eval(v)).ast
       if [ "${target%%:*}" = ranks ]; then pkill -$sig -P $job; else kill -$sig $job; fi
       wait $job; rc=$?
       echo "--- SIG$sig to ${target%%:*}: exit $rc"; cat sig.txt
-      [ "${target%%:*}" = mpirun ] || expect_rc 0
-      grep -Eq "continue with: tessera run deck.toml --set run.steps=100000 --set output.every=0 --set checkpoint.every=0 --backend cpu --restart latest" sig.txt ||
-        fail "the printed restart command drops the run's options"
+      case $target in mpirun:TERM|mpirun:INT) expect_rc 1 ;; *) expect_rc 0 ;; esac
+      # A command to paste: the launcher with the rank count, the absolute path of the
+      # executable that ran, the run's options.
+      grep -Fq "continue with: mpirun -np 2 $tessera run deck.toml --set run.steps=100000 --set output.every=0 --set checkpoint.every=0 --backend cpu --restart latest" sig.txt ||
+        fail "the printed restart command is not the one to paste"
       ls out/checkpoints/checkpoint_*.h5 >/dev/null || fail "SIG$sig left no checkpoint"
       grep -q "checkpoint written" sig.txt || fail "SIG$sig: no checkpoint written"
     done
