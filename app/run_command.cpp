@@ -186,9 +186,28 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   comm::agree(ctx, [&] { solver = info->create(run); });
   // Only now, with the deck and the set-up accepted, is the output directory created, locked
   // and claimed for this run (app/run_directory.hpp).
-  const RunDirectory run_dir(ctx, deck,
-                             {output_dir, ck_dir, info->name, restart_command(options, false),
-                              !options.restart.empty(), options.overwrite});
+  RunDirectory run_dir(ctx, deck,
+                       {output_dir, ck_dir, info->name, restart_command(options, false),
+                        !options.restart.empty(), options.overwrite});
+  // Everything that can refuse the run comes before run_dir.accept(), which is where
+  // --overwrite deletes and tessera_run.toml and the lock are rewritten: the input files
+  // read, and on a restart the checkpoint opened (its checksums verified) and the deck
+  // compared with its own. A refused run leaves the directory as it was.
+  solver->read_inputs();
+  std::filesystem::path restart_path = options.restart;
+  std::optional<io::CheckpointReader> reader;
+  if (!options.restart.empty()) {
+    if (options.restart == "latest") {
+      const auto newest = newest_checkpoint(ctx, ck_dir);
+      io::agree_input(ctx, [&] {
+        if (!newest) throw InputError(fmt::format("--restart latest: no checkpoint in '{}'", ck_dir.string()));
+      });
+      restart_path = *newest;
+    }
+    reader.emplace(ctx, restart_path, info->name, info->format_version);
+    io::agree_input(ctx, [&] { check_restart_deck(deck, reader->manifest().deck_text, restart_path, *info); });
+  }
+  run_dir.accept();
   setup_region.end();
 
   const std::int64_t out_every = deck.get_int("output.every");
@@ -227,22 +246,13 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     io::log_published(summary.last_checkpoint, "checkpoint written:");
   };
 
-  if (!options.restart.empty()) {
-    std::filesystem::path path = options.restart;
-    if (options.restart == "latest") {
-      const auto newest = checkpoints.newest();
-      io::agree_input(ctx, [&] {
-        if (!newest) throw InputError(fmt::format("--restart latest: no checkpoint in '{}'", ck_dir.string()));
-      });
-      path = checkpoints.path_for(*newest);
-    }
+  if (reader) {
     TESSERA_PROFILE("run.restart");
-    io::CheckpointReader reader(ctx, path, info->name, info->format_version);
-    io::agree_input(ctx, [&] { check_restart_deck(deck, reader.manifest().deck_text, path, *info); });
-    solver->restart(reader);
-    log::info("restarted from {} at step {}{}, written by {} rank(s)", path.string(), solver->step(),
+    solver->restart(*reader);
+    log::info("restarted from {} at step {}{}, written by {} rank(s)", restart_path.string(), solver->step(),
               solver->has_time() ? fmt::format(" (t = {:.6g})", solver->time()) : std::string(),
-              reader.manifest().ranks);
+              reader->manifest().ranks);
+    reader.reset();  // closed before the run writes checkpoints next to it
     last_checkpoint = solver->step();
   } else {
     {

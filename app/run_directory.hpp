@@ -3,16 +3,26 @@
 //  - a lock (.tessera.lock, held by rank 0 with flock for the whole run) so two runs never
 //    write into one directory at once: a second run is refused at start-up, naming the first;
 //  - an identity (tessera_run.toml: run id, solver, host, ranks, start time, command line),
-//    rewritten by every run that starts there;
+//    rewritten by every run that is accepted there, and the list of the files the run (and
+//    the runs it continues) published, appended as they are published ([[file]] path = ...);
 //  - reuse rules: a fresh run that finds an earlier run's outputs (its tessera_run.toml, HDF5
 //    files, XDMF sidecars, checkpoints) is refused unless --overwrite, which deletes exactly
-//    those first; --restart continues in the directory; --restart with --overwrite is refused.
+//    the files the earlier run's tessera_run.toml lists as its own (and that manifest): a
+//    user's files beside them are kept, and named; --restart continues in the directory;
+//    --restart with --overwrite is refused.
 //  - the output and checkpoint directories are created here, only once the deck and the
 //    solver set-up were accepted (a refused deck leaves nothing behind), and probed for
 //    writing at once (a read-only directory is refused before any work, not after it).
+// Two steps: the constructor checks, creates what is missing and takes the lock, but deletes
+// and rewrites nothing; the caller then reads the inputs and opens the checkpoint, and only
+// accept() deletes (--overwrite) and writes the lock's and the manifest's contents. A run
+// refused in between leaves the directory as it found it.
 // Every refusal is an InputError (exit 2) agreed on every rank, naming the directory or key.
 #include <filesystem>
+#include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "comm/context.hpp"
 #include "core/deck/config.hpp"
@@ -32,6 +42,9 @@ class RunDirectory {
  public:
   // Collective (rank 0 does the file-system work; the outcome is agreed).
   RunDirectory(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& request);
+  // Collective: the run is accepted. --overwrite deletes the earlier run's own files; the lock
+  // and tessera_run.toml name this run; from here each file published is recorded as its own.
+  void accept();
   // Releases the lock. When the run fails before writing anything (an exception unwinds and
   // the directory holds only what this class put there), removes those files and the
   // directories it created, so a failed start leaves nothing behind.
@@ -43,15 +56,25 @@ class RunDirectory {
 
  private:
   void claim(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& request);
+  void accept_on_root();
+  void record(const std::filesystem::path& published);
   void undo_failed_start();
 
   comm::Context* ctx_;
+  RunDirectoryRequest request_;
   int lock_fd_ = -1;
-  std::string run_id_;
+  std::string run_id_, identity_;  // identity_: the lock's contents (run id, pid, host, start)
   std::filesystem::path output_dir_, checkpoint_dir_;
-  bool created_output_dir_ = false, created_checkpoint_dir_ = false, wrote_manifest_ = false;
+  std::vector<std::string> earlier_;  // the earlier run's outputs, for --overwrite
+  std::set<std::string> own_;         // the files recorded in the manifest (rank 0)
+  bool created_output_dir_ = false, created_checkpoint_dir_ = false, created_lock_ = false;
+  bool accepted_ = false, wrote_manifest_ = false;
   int uncaught_at_start_ = 0;
 };
+
+// Collective, writes nothing: the newest final-named checkpoint in `dir` (for --restart
+// latest), agreed from rank 0's view.
+std::optional<std::filesystem::path> newest_checkpoint(comm::Context& ctx, const std::filesystem::path& dir);
 
 // The names tessera gives the files of a run directory.
 inline constexpr const char* kRunLockFile = ".tessera.lock";

@@ -10,6 +10,7 @@
 #include "comm/errors.hpp"
 #include "core/log.hpp"
 #include "io/agree.hpp"
+#include "io/publish_hook.hpp"
 #include "io/verify.hpp"
 
 namespace tessera::io {
@@ -65,7 +66,10 @@ void publish_text_file(const std::filesystem::path& path, std::string_view text)
   std::error_code ec;
   if (err == 0) {
     std::filesystem::rename(tmp, path, ec);
-    if (!ec) return;
+    if (!ec) {
+      notify_published(path);  // the run directory records it as this run's (io/publish_hook.hpp)
+      return;
+    }
   }
   const std::string cause = err ? std::strerror(err) : ec.message();
   std::filesystem::remove(tmp, ec);
@@ -148,6 +152,7 @@ std::filesystem::path OutputFile::commit(const std::function<void(const Group&)>
       std::filesystem::rename(tmp_, final_, ec);  // rename(2): atomic, replaces an older file of this name
       if (ec)
         throw std::runtime_error(fmt::format("cannot rename {} to {}: {}", tmp_.string(), final_.string(), ec.message()));
+      notify_published(final_);  // the run directory records it as this run's (io/publish_hook.hpp)
       sync_path(final_.parent_path().empty() ? std::filesystem::path(".") : final_.parent_path(), true);
     });
   } catch (const comm::CollectiveError& e) {

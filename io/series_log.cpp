@@ -26,6 +26,10 @@ void SeriesLog::add_row(const std::string& series, std::span<const double> row) 
   pending_bytes_ += row.size_bytes();
 }
 
+void SeriesLog::resume(const std::string& series, const std::string& column, double last) {
+  resumed_[series] = Resumed{column, last};
+}
+
 void SeriesLog::add_change(std::function<void(const Group& root)> change, std::size_t bytes) {
   pending_.push_back({std::string(), {}, std::move(change)});
   pending_bytes_ += bytes;
@@ -48,6 +52,12 @@ void SeriesLog::publish() {
   for (const Pending& p : pending_) {
     if (p.series.empty()) {
       p.change(file.root());
+    } else if (const auto r = resumed_.find(p.series); r != resumed_.end()) {
+      TimeSeries ts = TimeSeries::open(file.root(), p.series);
+      const std::int64_t earlier = ts.replace_after(r->second.column, r->second.through, p.rows);
+      if (!p.rows.empty())
+        r->second.through = p.rows[p.rows.size() - ts.columns().size() + ts.column_index(r->second.column)];
+      if (earlier == 0) resumed_.erase(r);  // all rewritten: plain appends from here
     } else {
       TimeSeries::open(file.root(), p.series).append_rows(p.rows);
     }

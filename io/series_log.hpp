@@ -14,6 +14,11 @@
 // Rows added since the last publication are lost when a run dies; a restart starts from a
 // checkpoint, before which every row was published, and computes them again.
 //
+// A restart (resume()): the file keeps the rows an earlier run wrote after the checkpoint
+// until this run's rows replace them (TimeSeries::replace_after), publication by
+// publication. A restart that fails before it has rewritten them leaves them published, so
+// no row an earlier run published is lost, and `--restart latest` continues without a gap.
+//
 //   io::SeriesLog log(ctx, dir / "diagnostics.h5");
 //   log.add_row("nbody", row);   // every rank adds the same rows, in the same order
 //   log.publish_if_due();        // collective
@@ -22,6 +27,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <span>
 #include <string>
 #include <vector>
@@ -46,6 +52,10 @@ class SeriesLog {
   void add_row(const std::string& series, std::initializer_list<double> row) {
     add_row(series, std::span<const double>(row.begin(), row.size()));
   }
+  // After a restart from a checkpoint where `column` of `series` was `last` (the step): the
+  // file's rows beyond it are an earlier run's, replaced as this run's rows arrive.
+  void resume(const std::string& series, const std::string& column, double last);
+
   // Any other change, applied to the file's root after the rows added before it (collective
   // when published; every rank adds one). `bytes`: the memory it holds on this rank until then.
   void add_change(std::function<void(const Group& root)> change, std::size_t bytes);
@@ -65,8 +75,14 @@ class SeriesLog {
     std::function<void(const Group&)> change;  // when series is empty
   };
 
+  struct Resumed {
+    std::string column;  // the key of the rows (the step)
+    double through;      // rows up to this key are this run's (or before its checkpoint)
+  };
+
   comm::Context& ctx_;
   std::filesystem::path file_;
+  std::map<std::string, Resumed, std::less<>> resumed_;  // series with an earlier run's rows after ours
   std::vector<Pending> pending_;
   std::size_t pending_bytes_ = 0;
   double last_publish_ = 0;   // steady-clock seconds when the last publication ended

@@ -4,6 +4,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "io/agree.hpp"
 #include "io/checked_io.hpp"
@@ -204,6 +205,31 @@ std::int64_t TimeSeries::truncate_after(std::string_view column, double last) {
   while (keep < rows_ && values[static_cast<std::size_t>(keep)] <= last) ++keep;
   truncate(keep);
   return keep;
+}
+
+std::int64_t TimeSeries::replace_after(std::string_view column, double after, std::span<const double> rows) {
+  const std::size_t ncols = columns_.size();
+  if (rows.size() % ncols != 0)
+    throw std::invalid_argument(fmt::format("time series {}: {} values are not whole rows of {} ({})",
+                                            dataset_.name(), rows.size(), ncols, fmt::join(columns_, ", ")));
+  const std::size_t c = column_index(column);
+  const std::vector<double> all = read();
+  if (!rows.empty()) after = std::min(after, std::nextafter(rows[c], -HUGE_VAL));
+  std::int64_t keep = 0;
+  while (keep < rows_ && all[static_cast<std::size_t>(keep) * ncols + c] <= after) ++keep;
+  const double last = rows.empty() ? after : rows[rows.size() - ncols + c];
+  std::int64_t beyond = keep;  // the first row past the new ones: it and those after it stay
+  while (beyond < rows_ && all[static_cast<std::size_t>(beyond) * ncols + c] <= last) ++beyond;
+  if (keep == rows_) {  // nothing of an earlier run's after them: a plain append
+    append_rows(rows);
+    return 0;
+  }
+  std::vector<double> tail(rows.begin(), rows.end());
+  tail.insert(tail.end(), all.begin() + static_cast<std::ptrdiff_t>(beyond * std::int64_t(ncols)), all.end());
+  set_rows(keep);
+  store_checksum(checksum_local<double>(std::span<const double>(all).first(static_cast<std::size_t>(keep) * ncols), 0));
+  append_rows(tail);
+  return rows_ - keep - static_cast<std::int64_t>(rows.size() / ncols);
 }
 
 std::vector<double> TimeSeries::read() const {

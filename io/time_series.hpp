@@ -13,9 +13,10 @@
 // Integrity: the dataset carries a checksum (io/checked_io.hpp) kept current by append() and
 // truncate(), so io::verify_checksums checks a series like any other dataset.
 //
-// Restart: open() an existing series and keep appending. A run restarted from step s must
-// not keep rows written after s by the interrupted run: truncate(rows) or
-// truncate_after("step", s) drops them first.
+// Restart: open() an existing series and keep appending. The rows an earlier run wrote after
+// the restart's checkpoint are replaced as the restarted run rewrites them, never dropped
+// before (replace_after(), through io::SeriesLog::resume()): a restart that fails loses no
+// row an earlier run published. truncate() cuts a series for good.
 #include <cstdint>
 #include <span>
 #include <string>
@@ -56,6 +57,12 @@ class TimeSeries {
   // Collective: keeps the leading rows whose `column` is <= last (rows appended in increasing
   // order of that column, e.g. the step); returns the number of rows kept.
   std::int64_t truncate_after(std::string_view column, double last);
+
+  // Collective: writes `rows` (whole rows, their `column` increasing) after the leading rows
+  // whose `column` is <= `after` and below the first new value, in place of the rows there
+  // up to the last new value; the rows beyond it (an earlier run's, not yet rewritten) stay
+  // after the new ones. Returns how many such rows stay. With no such rows: append_rows().
+  std::int64_t replace_after(std::string_view column, double after, std::span<const double> rows);
 
   // Collective reads (every rank gets the same values): all rows row-major, or one column.
   std::vector<double> read() const;

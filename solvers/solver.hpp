@@ -42,6 +42,12 @@ class Solver {
  public:
   virtual ~Solver() = default;
 
+  // Reads and checks the deck's input files (an initial-conditions snapshot, a graph file):
+  // collective, writes nothing. The run loop calls it before it deletes or writes anything in
+  // the output directory (fresh runs, --overwrite and restarts alike), so a missing or bad
+  // input is refused with the earlier run's files untouched. initialize() and restart() then
+  // use what it read (they call it themselves when it has not run: idempotent).
+  virtual void read_inputs() {}
   virtual void initialize() = 0;                             // fresh start from the deck
   virtual void restart(io::CheckpointReader& checkpoint) = 0;  // continue (any rank count)
   virtual void advance() = 0;                                // one step

@@ -102,13 +102,18 @@ GraphAttributes BfsSolver::attributes() const {
           g.vertices(), g.input_edges, g.self_loops, g.directed_edges, ctx_.size()};
 }
 
-void BfsSolver::initialize() {
+void BfsSolver::read_inputs() {
+  if (driver_) return;  // done
   comm::agree(ctx_, [&] { prepare(); });
+}
+
+void BfsSolver::initialize() {
+  read_inputs();
   output_.create(attributes());
 }
 
 void BfsSolver::restart(io::CheckpointReader& in) {
-  comm::agree(ctx_, [&] { prepare(); });
+  read_inputs();
   const std::int64_t step = in.manifest().step;
   if (step > static_cast<std::int64_t>(roots_.size()))
     throw InputError(fmt::format("{}: the checkpoint is at step {}, but this deck has {} roots", in.path().string(),

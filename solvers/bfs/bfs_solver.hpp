@@ -21,6 +21,9 @@ class BfsSolver final : public Solver {
   explicit BfsSolver(RunContext& run);
   ~BfsSolver() override;
 
+  // Reads the graph file (or generates the graph) and prepares the searches, before the run
+  // touches its output directory: a bad graph file is refused with nothing deleted.
+  void read_inputs() override;
   void initialize() override;
   void restart(io::CheckpointReader& checkpoint) override;
   void advance() override;

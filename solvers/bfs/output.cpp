@@ -49,9 +49,10 @@ void BfsOutput::reopen(const GraphAttributes& graph, std::int64_t step) {
   // Every change is made to a copy, verified, then renamed over the file (io/output_file.hpp).
   io::OutputFile file = io::OutputFile::modify(ctx_, path_);
   io::write_provenance(file.root(), provenance_);  // this run's deck and version from here on
-  io::TimeSeries::open_or_create(file.root(), "searches", search_columns())
-      .truncate_after("step", static_cast<double>(step));
+  io::TimeSeries::open_or_create(file.root(), "searches", search_columns());
   file.commit();
+  // Rows of later searches stay until this run rewrites them: a failed restart loses none.
+  log_.resume("searches", "step", static_cast<double>(step));
 }
 
 void BfsOutput::append(std::int64_t step, const SearchResult& r, bool validated, std::optional<BfsTree> tree,
@@ -64,7 +65,10 @@ void BfsOutput::append(std::int64_t step, const SearchResult& r, bool validated,
     const std::size_t bytes = tree->parent.size() * sizeof(std::int64_t) + tree->level.size() * sizeof(std::int32_t);
     log_.add_change(
         [t = std::move(*tree), step, r, begin, n](const io::Group& root) {
-          const io::Group g = root.require_group(fmt::format("trees/{:05d}", step - 1));
+          // An interrupted run's tree of this search (kept over a restart until now) is replaced.
+          const std::string name = fmt::format("trees/{:05d}", step - 1);
+          if (root.exists(name)) root.unlink(name);
+          const io::Group g = root.require_group(name);
           io::write_units(io::write_1d_checked<std::int64_t>(g, "parent", t.parent, begin, n), io::kDimensionless);
           io::write_units(io::write_1d_checked<std::int32_t>(g, "level", t.level, begin, n), io::kDimensionless);
           io::write_attribute(g, "root", r.root);

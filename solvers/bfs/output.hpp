@@ -43,8 +43,8 @@ class BfsOutput {
 
   // Collective: a new file (replacing one there) with the graph's attributes.
   void create(const GraphAttributes& graph);
-  // Collective: after a restart at `step`, drops the rows of later searches (creates the
-  // file when it is missing).
+  // Collective: after a restart at `step`: the rows and trees of later searches (an
+  // interrupted run's) stay until this run rewrites them (creates the file when it is missing).
   void reopen(const GraphAttributes& graph, std::int64_t step);
   // Collective: one search's row and, when `tree` is given, its arrays (this rank's window at
   // `begin` of n).

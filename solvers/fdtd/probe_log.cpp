@@ -39,10 +39,13 @@ void ProbeLog::resume(std::int64_t step) {
   // Every change is made to a copy, verified, then renamed over the file (io/output_file.hpp).
   io::OutputFile f = io::OutputFile::modify(ctx_, file_);
   io::write_provenance(f.root(), provenance_);  // this run's deck and version from here on
-  io::TimeSeries::open_or_create(f.root(), "energy", kEnergyColumns).truncate_after("step", double(step));
-  if (columns_.size() > 2)
-    io::TimeSeries::open_or_create(f.root(), "probes", columns_, 256).truncate_after("step", double(step));
+  io::TimeSeries::open_or_create(f.root(), "energy", kEnergyColumns);
+  if (columns_.size() > 2) io::TimeSeries::open_or_create(f.root(), "probes", columns_, 256);
   f.commit();
+  // Rows an interrupted run wrote after `step` stay until this run rewrites them: a restart
+  // that fails loses none (io/series_log.hpp).
+  log_.resume("energy", "step", double(step));
+  if (columns_.size() > 2) log_.resume("probes", "step", double(step));
 }
 
 void ProbeLog::collect(Stepper& stepper) {

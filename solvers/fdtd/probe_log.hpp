@@ -23,8 +23,8 @@ class ProbeLog {
  public:
   ProbeLog(comm::Context& ctx, std::filesystem::path file, const Model& model, io::Provenance provenance);
 
-  // Collective. A fresh run replaces the file; a restart keeps the rows up to `step` and drops
-  // those an interrupted run wrote after it.
+  // Collective. A fresh run replaces the file; a restart keeps the rows up to `step` and
+  // replaces those an interrupted run wrote after it as it rewrites them (never before).
   void start();
   void resume(std::int64_t step);
 

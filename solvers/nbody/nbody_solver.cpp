@@ -59,18 +59,29 @@ class NbodySolver final : public Solver {
       : ctx_(run.ctx), backend_(run.backend), transport_(run.transport), out_dir_(run.output_dir),
         provenance_(run.provenance), p_(std::move(params)) {}
 
+  // ic = "file": the snapshot is read (and checked) here, before the run touches its output
+  // directory; initialize() takes the bodies. A restart does not read it.
+  void read_inputs() override {
+    if (p_.ic != InitialConditions::file || ic_snapshot_) return;
+    comm::agree(ctx_, [&] {
+      SnapshotData<T> snap = read_snapshot<T>(ctx_, p_.file.path, p_.file.part_type, p_.where_file);
+      if (p_.n && *p_.n != snap.n_total)
+        throw InputError(fmt::format("{}: nbody.n = {}, but snapshot {} holds {} bodies", p_.where_n, *p_.n,
+                                     p_.file.path, snap.n_total));
+      ic_snapshot_ = std::move(snap);
+    });
+  }
+
   void initialize() override {
     HostBodies<T> bodies;
     std::int64_t n = 0;
+    if (p_.ic == InitialConditions::file) read_inputs();
     comm::agree(ctx_, [&] {
       if (p_.ic == InitialConditions::file) {
-        SnapshotData<T> snap = read_snapshot<T>(ctx_, p_.file.path, p_.file.part_type, p_.where_file);
-        if (p_.n && *p_.n != snap.n_total)
-          throw InputError(fmt::format("{}: nbody.n = {}, but snapshot {} holds {} bodies", p_.where_n, *p_.n,
-                                       p_.file.path, snap.n_total));
-        n = snap.n_total;
-        t0_ = snap.time;
-        bodies = std::move(snap.bodies);
+        n = ic_snapshot_->n_total;
+        t0_ = ic_snapshot_->time;
+        bodies = std::move(ic_snapshot_->bodies);
+        ic_snapshot_.reset();
       } else {
         n = *p_.n;
         generate_bodies(ctx_, p_, n, block_range(n, ctx_.size(), ctx_.rank()), bodies);
@@ -247,7 +258,7 @@ class NbodySolver final : public Solver {
   }
 
   // The first row prepares the file: a fresh run starts a new one; a restart keeps the
-  // existing file without the rows the interrupted run wrote after the checkpoint (a new file
+  // existing file, the rows an interrupted run wrote after the checkpoint until rewritten (a new file
   // when there is none). Rows then go through an io::SeriesLog (published in batches).
   void append_diagnostics(const std::vector<double>& row) {
     if (!diagnostics_log_) {
@@ -263,10 +274,11 @@ class NbodySolver final : public Solver {
         io::write_provenance(file.root(), provenance_);
         io::TimeSeries series =
             io::TimeSeries::open_or_create(file.root(), "nbody", diagnostics_columns(code_units(p_.units)));
-        if (restarted_) series.truncate_after("step", static_cast<double>(restart_step_));
       }
       file.commit();
       diagnostics_log_.emplace(ctx_, path);
+      // Rows after the checkpoint stay until rewritten: a failed restart loses none.
+      if (restarted_) diagnostics_log_->resume("nbody", "step", static_cast<double>(restart_step_));
     }
     diagnostics_log_->add_row("nbody", row);
     diagnostics_log_->publish_if_due();
@@ -297,6 +309,7 @@ class NbodySolver final : public Solver {
   std::int64_t restart_step_ = 0;
   bool restarted_ = false, measured_ = false;
   std::optional<io::SeriesLog> diagnostics_log_;  // from the first diagnostics on
+  std::optional<SnapshotData<T>> ic_snapshot_;     // read_inputs() until initialize()
 };
 
 }  // namespace

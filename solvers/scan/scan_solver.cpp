@@ -34,8 +34,16 @@ class ScanSolver final : public Solver {
         stream_(is_host_variant(setup_.variant) ? Stream::none() : Stream()),
         job_(make_job(ctx_, run.transport, setup_, stream_.get())) {}
 
-  void initialize() override {
+  // The input (a file's block, or generated values) is read before the run touches its
+  // output directory; initialize() and restart() then use it.
+  void read_inputs() override {
+    if (loaded_) return;
     job_->load();
+    loaded_ = true;
+  }
+
+  void initialize() override {
+    read_inputs();
     log::info("scan: {} elements, {} -> {}, {}, variant {} ({} memory), input {}", setup_.length,
               to_string(setup_.input_type), to_string(setup_.output_type), to_string(setup_.mode),
               to_string(setup_.variant), job_->memory() == Memory::device ? "device" : "host",
@@ -158,6 +166,7 @@ class ScanSolver final : public Solver {
   Params setup_;
   Stream stream_;
   std::unique_ptr<ScanJob> job_;
+  bool loaded_ = false;
   std::int64_t step_ = 0;
   std::vector<PhaseTimes> times_;
   bool verified_ = false;

@@ -412,10 +412,11 @@ class SpmvSolver final : public Solver {
         io::TimeSeries series = io::TimeSeries::open_or_create(
             file.root(), "cg",
             {{"step", "1"}, {"residual", "1"}, {"relative_residual", "1"}, {"alpha", "1"}, {"beta", "1"}});
-        if (restarted_) series.truncate_after("step", static_cast<double>(restart_step_));
       }
       file.commit();
       history_.emplace(ctx_, path);
+      // Rows after the checkpoint stay until rewritten: a failed restart loses none.
+      if (restarted_) history_->resume("cg", "step", static_cast<double>(restart_step_));
     }
     history_->add_row("cg", {static_cast<double>(s.iteration), s.residual, s.relative_residual, s.alpha, s.beta});
     history_->publish_if_due();

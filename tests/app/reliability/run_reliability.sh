@@ -133,17 +133,18 @@ case $case_name in
     pkill -TERM -f "tessera run deck.toml --backend cpu --set run.steps=100000" ; wait $first
     ;;
   rerun_used_directory)
-    run 2 run deck.toml --backend cpu --set run.steps=10
+    run 2 run deck.toml --backend cpu --set run.steps=20
     expect_rc 0
-    cp out/snapshot_0000.h5 out/snapshot_0099.h5  # a stale output a fresh run must not mix in
+    # snapshot_0002.h5 (step 20) is a stale output a fresh 10-step run must not mix in
     run 2 run deck.toml --backend cpu --set run.steps=10
     expect_rc 2
     expect_out "holds the outputs of an earlier run \(run .*solver nbody.*--restart latest.*--overwrite"
-    [ -e out/snapshot_0099.h5 ] || fail "a refused run deleted files"
+    [ -e out/snapshot_0002.h5 ] || fail "a refused run deleted files"
     run 2 run deck.toml --backend cpu --set run.steps=10 --overwrite
     expect_rc 0
     expect_out "--overwrite: deleted [0-9]+ file"
-    [ ! -e out/snapshot_0099.h5 ] || fail "--overwrite kept a stale output"
+    [ ! -e out/snapshot_0002.h5 ] || fail "--overwrite kept a stale output"
+    [ ! -e out/checkpoints/checkpoint_00000020.h5 ] || fail "--overwrite kept a stale checkpoint"
     [ -e out/snapshot_0001.h5 ] || fail "the new run wrote no snapshot"
     run 2 run deck.toml --backend cpu --restart latest --overwrite
     expect_rc 2
@@ -274,6 +275,117 @@ t = f['manifest'].attrs[k].dtype; f['manifest'].attrs[k] = np.array(eval(v)).ast
     expect_out "error: writing .*(checkpoint_|snapshot_)[0-9]+\.h5 failed, the file was not published: .* free of .* on the file system holding"
     ! grep -q "error: HDF5:" last.txt || fail "the raw HDF5 message came first"
     check_final_files
+    ;;
+  overwrite_keeps_user_files)
+    # --overwrite deletes what the earlier run's tessera_run.toml lists as its own, and only
+    # that: a user's files placed in the output directory stay (and are named).
+    run 2 run deck.toml --backend cpu --set run.steps=20
+    expect_rc 0
+    grep -q 'path = "snapshot_0002.h5"' out/tessera_run.toml || fail "the manifest does not list the run's files"
+    grep -q 'path = "checkpoints/checkpoint_00000020.h5"' out/tessera_run.toml || fail "the manifest lists no checkpoint"
+    cp out/snapshot_0000.h5 out/user_data.h5
+    echo '<Xdmf/>' >out/user.xmf
+    mkdir -p out/checkpoints && cp out/checkpoints/checkpoint_00000020.h5 out/checkpoints/checkpoint_00000099.h5
+    run 2 run deck.toml --backend cpu --set run.steps=10 --overwrite
+    expect_rc 0
+    expect_out "--overwrite: deleted [0-9]+ file"
+    expect_out "kept 3 file\(s\) that run's tessera_run.toml does not list as its own: .*user_data.h5"
+    for f in user_data.h5 user.xmf checkpoints/checkpoint_00000099.h5; do
+      [ -e "out/$f" ] || fail "--overwrite deleted the user's $f"
+    done
+    cmp -s out/user_data.h5 out/snapshot_0000.h5 && fail "user_data.h5 should differ from the new snapshot" || true
+    [ ! -e out/snapshot_0002.h5 ] || fail "--overwrite kept the earlier run's snapshot_0002.h5"
+    # A manifest naming a file outside the output and checkpoint directories is not followed.
+    echo keep >outside.txt
+    printf '\n[[file]]\npath = "%s"\n' "$work/outside.txt" >>out/tessera_run.toml
+    run 2 run deck.toml --backend cpu --set run.steps=10 --overwrite
+    expect_rc 0
+    [ -e outside.txt ] || fail "--overwrite followed the manifest outside the output directory"
+    ;;
+  overwrite_validates_inputs)
+    # --overwrite with a deck whose input file is missing or bad: refused (exit 2, naming the
+    # file) before anything is deleted or written: the earlier run's files stay, byte for byte.
+    run 2 run deck.toml --backend cpu --set run.steps=10
+    expect_rc 0
+    listing() { find out -type f | sort | xargs md5sum; }
+    listing >before.txt
+    echo "not an HDF5 file" >text.h5
+    printf '0 1\n1 2\n2 x\n' >bad_edges.txt
+    printf '%%%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 7\n' >bad.mtx
+    printf '%%%%MatrixMarket matrix coordinate pattern general\n3 3 2\n1 2\n9 1\n' >outside.mtx
+    head -c 300 "$tessera" >binary.bin
+    cat >bfs.toml <<BFS
+[run]
+solver = "bfs"
+output_dir = "$work/out"
+[bfs]
+roots = [0, 1]
+[bfs.graph]
+source = "edge_list"
+file = "$work/bad_edges.txt"
+BFS
+    nb="run deck.toml --backend cpu --overwrite --set nbody.ic=\"file\" --set nbody.n=6000"
+    for args in "$nb --set nbody.file.path=\"$work/missing.h5\"" \
+                "$nb --set nbody.file.path=\"$work/text.h5\"" \
+                "$nb --set nbody.file.path=\"$work/out/checkpoints/checkpoint_00000010.h5\"" \
+                "$nb --set nbody.file.path=\"$work/out/snapshot_0000.h5\" --set nbody.n=7" \
+                "run bfs.toml --backend cpu --overwrite" \
+                "run bfs.toml --backend cpu --overwrite --set bfs.graph.file=\"$work/binary.bin\"" \
+                "run bfs.toml --backend cpu --overwrite --set bfs.graph.source=\"matrix_market\" --set bfs.graph.file=\"$work/bad.mtx\"" \
+                "run bfs.toml --backend cpu --overwrite --set bfs.graph.source=\"matrix_market\" --set bfs.graph.file=\"$work/outside.mtx\""; do
+      # shellcheck disable=SC2086
+      run 3 $args
+      expect_rc 2
+      expect_out "missing.h5|text.h5|checkpoint_00000010.h5|snapshot_0000.h5|bad_edges.txt:3|binary.bin|bad.mtx|outside.mtx"
+      ! grep -q "deleted" last.txt || fail "--overwrite deleted files before the refusal"
+      listing >after.txt
+      diff before.txt after.txt || fail "a refused --overwrite changed the directory"
+    done
+    ;;
+  refused_restart_writes_nothing)
+    # A restart refused for a changed deck, a missing or a damaged checkpoint writes nothing:
+    # tessera_run.toml and .tessera.lock stay as the earlier run left them.
+    run 2 run deck.toml --backend cpu --set run.steps=20
+    expect_rc 0
+    touch out/checkpoints/checkpoint_00000030.h5.tmp  # an unfinished checkpoint: also untouched
+    listing() { find out -type f | sort | xargs md5sum; }
+    listing >before.txt
+    head -c 4000 out/checkpoints/checkpoint_00000010.h5 >cut.h5
+    for args in "--restart latest --set nbody.dt=0.02 --set run.steps=30" \
+                "--restart $work/out/checkpoints/checkpoint_00000077.h5 --set run.steps=30" \
+                "--restart $work/cut.h5 --set run.steps=30" \
+                "--restart latest --set nbody.file.path=x --set run.steps=30 --set nbody.ic=\"file\""; do
+      # shellcheck disable=SC2086
+      run 2 run deck.toml --backend cpu $args
+      [ "$rc" = 2 ] || [ "$rc" = 1 ] || fail "expected a refusal, got exit $rc"
+      listing >after.txt
+      diff before.txt after.txt || fail "a refused restart changed the directory ($args)"
+    done
+    ;;
+  failed_restart_keeps_series)
+    # Run to step 20, then restart from step 10 on a disk that fills at the step-20 snapshot:
+    # the restart fails, and diagnostics.h5 must still hold every row the first run published
+    # (steps 0..20); `--restart latest` (step 20) then continues it with no gap.
+    [ -n "$python" ] || { echo "no python3 with h5py: skipped"; exit 77; }
+    steps() { "$python" -c "import h5py, sys; d = h5py.File(sys.argv[1], 'r')['nbody']; \
+c = list(d.attrs['columns']).index('step'); print(' '.join(str(int(s)) for s in d[:, c]))" out/diagnostics.h5; }
+    run 2 run deck.toml --backend cpu --set run.steps=20 --set diagnostics.every=1 --set checkpoint.keep=3
+    expect_rc 0
+    want=$(seq -s ' ' 0 20)
+    [ "$(steps)" = "$want" ] || fail "the first run's series is $(steps)"
+    used=$(find out -type f -printf '%s\n' | awk '{ s += $1 } END { print s }')
+    export TESSERA_FAKE_DISK_DIR=$work/out TESSERA_FAKE_DISK_BYTES=$((used + 200000))
+    LD_PRELOAD=$shim run 2 run deck.toml --backend cpu --restart "$work/out/checkpoints/checkpoint_00000010.h5" \
+      --set run.steps=20 --set diagnostics.every=1 --set checkpoint.keep=3
+    unset TESSERA_FAKE_DISK_DIR TESSERA_FAKE_DISK_BYTES
+    expect_rc 1
+    expect_out "restarted from .*checkpoint_00000010.h5 at step 10"
+    expect_out "error: .*snapshot_0002\.h5"
+    [ "$(steps)" = "$want" ] || fail "the failed restart cut the series to: $(steps)"
+    run 2 run deck.toml --backend cpu --restart latest --set run.steps=30 --set diagnostics.every=1 --set checkpoint.keep=3
+    expect_rc 0
+    expect_out "restarted from .*checkpoint_00000020.h5 at step 20"
+    [ "$(steps)" = "$(seq -s ' ' 0 30)" ] || fail "after --restart latest the series is $(steps)"
     ;;
   *) fail "unknown case" ;;
 esac
