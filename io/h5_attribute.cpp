@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace tessera::io {
 namespace {
@@ -96,6 +97,37 @@ void write_attribute(const Object& obj, std::string_view name, const std::vector
   std::string buf(width * values.size(), '\0');
   for (std::size_t i = 0; i < values.size(); ++i) buf.replace(i * width, values[i].size(), values[i]);
   detail::check_status(H5Awrite(attr, type, buf.data()), "write", describe(obj, name), obj.file_name());
+}
+
+namespace {
+
+// One fixed-length ASCII string per element, `width` bytes each, null-padded.
+void write_ascii(const Object& obj, std::string_view name, const std::vector<std::string>& values, bool scalar) {
+  std::size_t width = 1;
+  for (const auto& v : values) {
+    width = std::max(width, v.size());
+    if (std::any_of(v.begin(), v.end(), [](char c) { return static_cast<unsigned char>(c) > 0x7f; }))
+      throw std::invalid_argument(fmt::format("{}: '{}' is not ASCII", describe(obj, name), v));
+  }
+  Handle type = string_type(width);
+  detail::check_status(H5Tset_cset(type, H5T_CSET_ASCII), "set the character set of", describe(obj, name),
+                       obj.file_name());
+  Handle space = make_space(static_cast<std::int64_t>(values.size()), scalar, obj, name);
+  Handle attr = create_attribute(obj, name, type, space);
+  if (values.empty()) return;
+  std::string buf(width * values.size(), '\0');
+  for (std::size_t i = 0; i < values.size(); ++i) buf.replace(i * width, values[i].size(), values[i]);
+  detail::check_status(H5Awrite(attr, type, buf.data()), "write", describe(obj, name), obj.file_name());
+}
+
+}  // namespace
+
+void write_ascii_attribute(const Object& obj, std::string_view name, std::string_view value) {
+  write_ascii(obj, name, {std::string(value)}, true);
+}
+
+void write_ascii_attribute(const Object& obj, std::string_view name, const std::vector<std::string>& values) {
+  write_ascii(obj, name, values, false);
 }
 
 namespace {

@@ -34,6 +34,11 @@ void write_vlen_attribute(const Object& obj, std::string_view name, std::string_
 void write_vlen_attribute(const Object& obj, std::string_view name, const std::vector<std::string>& values);
 // True when attribute `name` holds variable-length strings (InputError when it is missing).
 bool is_vlen_string_attribute(const Object& obj, std::string_view name);
+// Fixed-length ASCII (null-padded), the strings of the openPMD standard's HDF5 mapping (its
+// readers, yt's among them, decode them as bytes). std::invalid_argument when a value holds a
+// byte outside 7-bit ASCII.
+void write_ascii_attribute(const Object& obj, std::string_view name, std::string_view value);
+void write_ascii_attribute(const Object& obj, std::string_view name, const std::vector<std::string>& values);
 
 namespace detail {
 struct AttributeShape {

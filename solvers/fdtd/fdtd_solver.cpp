@@ -33,7 +33,8 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
   auto ghosts = make_halo_ghosts(*decomp_, run.transport, engine->layout());
   stepper_ = std::make_unique<Stepper>(model_, domain, std::move(engine), std::move(ghosts));
   probes_ = std::make_unique<ProbeLog>(ctx_, run.output_dir / "probes.h5", model_, run.provenance);
-  fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, *decomp_, run.provenance);
+  fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, *decomp_, run.provenance,
+                                         run.deck.get_bool("output.openpmd"));
   dfts_ = std::make_unique<DftWriter>(ctx_, run.output_dir, model_, run.provenance);
   fluxes_ = std::make_unique<FluxLog>(ctx_, run.output_dir / "flux.h5", model_, run.provenance, *stepper_);
 

@@ -68,13 +68,14 @@ void place(const io::Dataset& d, const XdmfGrid& grid, double time, const char* 
 }  // namespace
 
 FieldWriter::FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model,
-                         const comm::CartDecomposition& decomp, io::Provenance provenance)
+                         const comm::CartDecomposition& decomp, io::Provenance provenance, bool openpmd)
     : ctx_(ctx),
       dir_(std::move(dir)),
       model_(model),
       domain_(local_domain(decomp)),
       layout_(make_layout(domain_.n)),
-      provenance_(std::move(provenance)) {
+      provenance_(std::move(provenance)),
+      openpmd_(openpmd) {
   const double half = 0.5 * model_.dt;
   std::array<bool, kComponents> need{};
   for (const VolumeSpec& v : model_.volumes) {
@@ -213,6 +214,7 @@ void FieldWriter::write(Stepper& stepper) {
       io::write_attribute(root, "layout", v.collocated ? "collocated" : "staggered");
       io::log_published(f.commit());
     }
+    if (openpmd_) write_openpmd(s, step, t);
     auto& steps = s.xdmf.steps;
     while (!steps.empty() && steps.back().step >= step) steps.pop_back();
     steps.push_back({step, t, final_path.filename().string()});

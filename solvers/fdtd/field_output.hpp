@@ -17,6 +17,8 @@
 // (io/units.hpp, io/provenance.hpp).
 // Files are written under a temporary name and renamed when complete, so a failed write never
 // replaces a good file.
+// With [output] openpmd = true, each volume also writes an openPMD file-based series,
+// <dir>/openpmd/<name>_<step>.h5 (solvers/fdtd/field_openpmd.cpp, docs/fdtd.md).
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -41,7 +43,7 @@ class FieldWriter {
   // Collective. `decomp` (the stepper's rank grid) must outlive the writer: the writer fills
   // one high ghost layer of its host copies over it, for the wall nodes and the cell centres.
   FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model,
-              const comm::CartDecomposition& decomp, io::Provenance provenance);
+              const comm::CartDecomposition& decomp, io::Provenance provenance, bool openpmd = false);
   ~FieldWriter();
   FieldWriter(const FieldWriter&) = delete;  // series_ points into model_
   FieldWriter& operator=(const FieldWriter&) = delete;
@@ -68,6 +70,8 @@ class FieldWriter {
   // Component c at the centre of local cell (i, j, k), from host_ (ghosts filled).
   float centred(int c, std::int64_t i, std::int64_t j, std::int64_t k) const;
   void write_xdmf(const Series& s) const;
+  // The volume's openPMD file of this step: meshes E and H (field_openpmd.cpp).
+  void write_openpmd(const Series& s, std::int64_t step, double t);
 
   comm::Context& ctx_;
   std::filesystem::path dir_;
@@ -80,6 +84,7 @@ class FieldWriter {
   std::unique_ptr<comm::Transport> transport_;
   std::unique_ptr<comm::HaloExchange> halo_;  // high ghosts, edges included, of needed_
   io::Provenance provenance_;
+  bool openpmd_ = false;
 };
 
 }  // namespace tessera::fdtd
