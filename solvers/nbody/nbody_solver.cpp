@@ -28,6 +28,7 @@
 #include "solvers/nbody/initial_conditions.hpp"
 #include "solvers/nbody/params.hpp"
 #include "solvers/nbody/ring_forces.hpp"
+#include "solvers/nbody/openpmd_output.hpp"
 #include "solvers/nbody/snapshot.hpp"
 
 namespace tessera::nbody {
@@ -57,7 +58,7 @@ class NbodySolver final : public Solver {
  public:
   NbodySolver(RunContext& run, Params params)
       : ctx_(run.ctx), backend_(run.backend), transport_(run.transport), out_dir_(run.output_dir),
-        provenance_(run.provenance), p_(std::move(params)) {}
+        provenance_(run.provenance), p_(std::move(params)), openpmd_(run.deck.get_bool("output.openpmd")) {}
 
   // ic = "file": the snapshot is read (and checked) here, before the run touches its output
   // directory; initialize() takes the bodies. A restart does not read it.
@@ -175,6 +176,7 @@ class NbodySolver final : public Solver {
     write_snapshot(ctx_, path, info, host_, range_, n_);
     ++snapshots_;
     io::log_published(path);
+    if (openpmd_) write_openpmd_bodies(ctx_, out_dir_ / "openpmd", {step_, time(), p_.dt, p_.units}, host_, range_, n_);
   }
 
   void diagnostics() override {
@@ -291,6 +293,7 @@ class NbodySolver final : public Solver {
   std::filesystem::path out_dir_;
   io::Provenance provenance_;
   Params p_;
+  bool openpmd_ = false;  // [output] openpmd: each snapshot also as openPMD (openpmd_output.hpp)
 
   std::int64_t n_ = 0;
   Range range_;
