@@ -8,6 +8,7 @@
 #include "comm/errors.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
+#include "core/profile.hpp"
 #include "core/timer.hpp"
 #include "solvers/bfs/delegates.hpp"
 #include "solvers/bfs/exchange.hpp"
@@ -144,6 +145,7 @@ SearchResult SearchDriver::search(std::int64_t root) {
 
 void SearchDriver::exchange_rows() {
   SearchBackend& k = *backend_;
+  TESSERA_PROFILE_SYNC("bfs.exchange_counts", k.stream());  // every rank's row of level counts
   if (peer_) peer_->share(false);
   else if (ctx_.size() > 1) allgather_rows(ctx_, transport_, k.stream(), k.level_table(), graph_.partition);
 }
@@ -155,6 +157,7 @@ std::span<const std::int64_t> SearchDriver::level_counts() {
 }
 
 void SearchDriver::allgather_frontier() {
+  TESSERA_PROFILE_SYNC("bfs.exchange_frontier", backend_->stream());  // the bitmap words a bottom-up level reads
   if (peer_) peer_->share(true);
   else allgather_bitmap(ctx_, transport_, backend_->stream(), backend_->frontier_bitmap(), graph_.partition);
 }
