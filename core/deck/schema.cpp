@@ -189,6 +189,12 @@ KeyBuilder& KeyBuilder::optional() {
   return *this;
 }
 
+KeyBuilder& KeyBuilder::file() {
+  if (key().type != KeyType::string) schema_bug(fmt::format("file() on non-string key '{}'", key().name));
+  mutable_key().file = true;
+  return *this;
+}
+
 KeyBuilder& KeyBuilder::choices(std::vector<std::string> choices) {
   if (key().type != KeyType::string && key().type != KeyType::choice) {
     schema_bug(fmt::format("choices() on non-string key '{}'", key().name));

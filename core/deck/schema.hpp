@@ -51,6 +51,7 @@ struct KeySpec {
   Range range;                         // numbers and numeric array elements
   std::optional<Value> default_value;  // absent: required (unless optional)
   bool optional = false;               // no default, and may be left out
+  bool file = false;                   // string naming an input file: resolved as core/deck/paths.hpp says
 
   bool required() const { return !default_value && !optional; }
   // "float", "array of 3 floats", "one of \"a\", \"b\"" (for messages and the reference).
@@ -107,6 +108,7 @@ class KeyBuilder : public TableBuilder {
   KeyBuilder& length(std::size_t n);       // arrays: exactly n elements
   KeyBuilder& optional();                  // no default; Config::has() tells whether it was set
   KeyBuilder& choices(std::vector<std::string> choices);  // string or choice key -> choice key
+  KeyBuilder& file();                      // string key naming an input file (core/deck/paths.hpp)
 
   KeyBuilder& default_value(int value);
   KeyBuilder& default_value(std::int64_t value);

@@ -26,6 +26,7 @@ std::string cell(std::string_view text) {
 std::string code(std::string_view text) { return text.empty() ? std::string() : fmt::format("`{}`", cell(text)); }
 
 std::string type_cell(const KeySpec& key) {
+  if (key.file) return "path";
   if (key.type != KeyType::choice) return key.type_description();
   std::string out = "one of ";
   for (std::size_t i = 0; i < key.choices.size(); ++i) out += (i > 0 ? ", " : "") + code(key.choices[i]);

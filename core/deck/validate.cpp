@@ -11,6 +11,7 @@
 #include "core/deck/impl/parsed.hpp"
 #include "core/deck/impl/problems.hpp"
 #include "core/deck/impl/validate.hpp"
+#include "core/deck/paths.hpp"
 #include "core/deck/suggest.hpp"
 
 namespace tessera::deck::detail {
@@ -169,8 +170,12 @@ class Validator {
       const std::string child_path = join_path(path, name);
       if (const KeySpec* key_spec = spec.find_key(name)) {
         if (auto value = check_value(node, *key_spec, child_path)) {
-          ConfigAccess::set(out, join_path(rel, name), std::move(*value),
-                            origin(child_path, node.source()).line_text());
+          const Origin at = origin(child_path, node.source());
+          if (key_spec->file) {
+            value = Value{resolve_file_value(std::get<std::string>(*value), parsed_.source_name,
+                                             at.override_index.has_value())};
+          }
+          ConfigAccess::set(out, join_path(rel, name), std::move(*value), at.line_text());
         }
         continue;
       }

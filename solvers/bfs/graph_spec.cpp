@@ -28,7 +28,7 @@ void add_graph_schema(deck::Schema& s) {
       .default_value(1)
       .float_array("initiator", "Kronecker initiator A, B, C (D = 1 - A - B - C)").length(3).greater_than(0)
       .less_than(1).default_value({0.57, 0.19, 0.19})
-      .string("file", "matrix_market / edge_list: path of the graph file").default_value("")
+      .string("file", "matrix_market / edge_list: path of the graph file").file().default_value("")
       .integer("index_base", "edge_list: the smallest vertex id (0 for SNAP files)").min(0).max(1).default_value(0)
       .integer("vertices", "edge_list: number of vertices (0: the largest id + 1)").min(0).default_value(0);
 }

@@ -137,6 +137,7 @@ deck::Schema schema() {
                   .default_value(1.0)
                   .string("subtract", "flux.h5 of an earlier run (the empty one): its DFT fields on this plane are "
                                       "subtracted first, leaving the scattered/reflected flux")
+                  .file()
                   .optional());
   add_waveform_keys(
       s.array_table("fdtd.plane_wave",

@@ -72,7 +72,7 @@ deck::Schema nbody_schema() {
       .min(0)
       .default_value(1.0);
   s.table("nbody.file", "ic = \"file\": a GADGET/SWIFT-style HDF5 snapshot (tessera's own included)")
-      .string("path", "the snapshot file")
+      .string("path", "the snapshot file").file()
       .default_value("")
       .integer("part_type", "particle type to read: group /PartType<k>")
       .min(0)

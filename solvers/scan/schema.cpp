@@ -47,7 +47,7 @@ deck::Schema scan_schema() {
       .default_value(100.0)
       .floating("value", "the constant generator's value")
       .default_value(1.0)
-      .string("file", "HDF5 file to read (source = \"file\")")
+      .string("file", "HDF5 file to read (source = \"file\")").file()
       .default_value("")
       .string("dataset", "path of the 1-D dataset in the file (int32, int64, float32 or float64)")
       .default_value("/x");

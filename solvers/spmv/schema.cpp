@@ -60,7 +60,7 @@ deck::Schema spmv_schema() {
       .floating("exponent", "powerlaw: the Pareto exponent of the row lengths (smaller: heavier tail)")
       .greater_than(1)
       .default_value(2.2)
-      .string("file", "matrix_market, hdf5: the file (relative paths: to the working directory)")
+      .string("file", "matrix_market, hdf5: the file").file()
       .default_value("")
       .string("group", "hdf5: the group holding row_ptr, col and val")
       .default_value("/");
@@ -77,7 +77,7 @@ deck::Schema spmv_schema() {
       .default_value(-1.0)
       .floating("high", "largest random value")
       .default_value(1.0)
-      .string("file", "source = \"file\": the HDF5 file")
+      .string("file", "source = \"file\": the HDF5 file").file()
       .default_value("")
       .string("dataset", "source = \"file\": the dataset")
       .default_value("/x");
@@ -95,7 +95,7 @@ deck::Schema spmv_schema() {
       .integer("seed", "seed of b (random) or x* (manufactured)")
       .min(0)
       .default_value(11)
-      .string("file", "rhs = \"file\": the HDF5 file")
+      .string("file", "rhs = \"file\": the HDF5 file").file()
       .default_value("")
       .string("dataset", "rhs = \"file\": the dataset")
       .default_value("/b")

@@ -22,11 +22,11 @@ tessera_add_cli_test(cli_scan_float_deck NP 2 COMMAND ${tessera_exe} run ${scan_
                      EXPECT_CODE 0 EXPECT_REGEX "verified \\(full\\).*agree with the CPU reference" MAX_SECONDS 60)
 tessera_add_cli_test(cli_scan_beyond_2e31_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/beyond_2e31.toml ${shrink}
                      EXPECT_CODE 0 EXPECT_REGEX "verified" MAX_SECONDS 60)
-# write_input.toml writes output/scan_input/scan.h5, which from_file.toml reads (same work dir).
+# write_input.toml writes output/scan/write_input/scan.h5, which from_file.toml reads (same work dir).
 tessera_add_cli_test(cli_scan_write_input_deck NP 2 COMMAND ${tessera_exe} run ${scan_decks}/write_input.toml ${shrink}
-                     EXPECT_CODE 0 EXPECT_REGEX "wrote output/scan_input/scan.h5" MAX_SECONDS 60)
+                     EXPECT_CODE 0 EXPECT_REGEX "wrote output/scan/write_input/scan.h5" MAX_SECONDS 60)
 tessera_add_cli_test(cli_scan_from_file_deck NP 3 COMMAND ${tessera_exe} run ${scan_decks}/from_file.toml --backend cpu
-                     --set scan.input.file=${CMAKE_CURRENT_BINARY_DIR}/cli_scan_write_input_deck.work/output/scan_input/scan.h5
+                     --set scan.input.file=${CMAKE_CURRENT_BINARY_DIR}/cli_scan_write_input_deck.work/output/scan/write_input/scan.h5
                      EXPECT_CODE 0 EXPECT_REGEX "file .*scan.h5 dataset /input.*verified \\(full\\)" MAX_SECONDS 60)
 set_tests_properties(cli_scan_write_input_deck PROPERTIES FIXTURES_SETUP scan_written_input)
 set_tests_properties(cli_scan_from_file_deck PROPERTIES FIXTURES_REQUIRED scan_written_input)
