@@ -32,12 +32,12 @@ std::string date_text(std::int64_t unix_seconds) {
   return std::string(buf, n);
 }
 
-void write_root(const Group& root, std::string_view prefix) {
+void write_root(const Group& root, std::string_view prefix, Contents contents) {
   write_ascii_attribute(root, "openPMD", kVersion);
   write_attribute(root, "openPMDextension", std::uint32_t{0});
   write_ascii_attribute(root, "basePath", "/data/%T/");
-  write_ascii_attribute(root, "meshesPath", "meshes/");
-  write_ascii_attribute(root, "particlesPath", "particles/");
+  if (contents.meshes) write_ascii_attribute(root, "meshesPath", "meshes/");
+  if (contents.particles) write_ascii_attribute(root, "particlesPath", "particles/");
   write_ascii_attribute(root, "iterationEncoding", "fileBased");
   write_ascii_attribute(root, "iterationFormat", iteration_format(prefix));
   write_ascii_attribute(root, "software", "tessera");
@@ -89,9 +89,9 @@ std::filesystem::path prepared(comm::Context& ctx, const std::filesystem::path& 
 }  // namespace
 
 SeriesFile::SeriesFile(comm::Context& ctx, const std::filesystem::path& dir, std::string_view prefix,
-                       std::uint64_t iteration)
+                       std::uint64_t iteration, Contents contents)
     : out_(ctx, prepared(ctx, dir, prefix, iteration)), iteration_(iteration) {
-  write_root(out_.root(), prefix);
+  write_root(out_.root(), prefix, contents);
 }
 
 Group SeriesFile::iteration(double time, double dt, double time_unit_si) {

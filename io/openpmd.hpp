@@ -3,8 +3,8 @@
 // attributes the standard requires, and a file-based series (one file per iteration,
 // <prefix>_<iteration>.h5; iterationFormat "<prefix>_%T.h5") published like every other output.
 //
-//   io::openpmd::SeriesFile f(ctx, dir, "fdtd", step);          // <dir>/fdtd_<step>.h5.tmp
-//   const io::Group it = f.iteration(time, dt, 1.0);             // /data/<step>/ with time, dt, timeUnitSI
+//   io::openpmd::SeriesFile f(ctx, dir, "fdtd", step, {.meshes = true});  // <dir>/fdtd_<step>.h5.tmp
+//   const io::Group it = f.iteration(time, dt, 1.0);  // /data/<step>/ with time, dt, timeUnitSI
 //   const io::Group e = it.create_group("meshes/E");
 //   io::openpmd::write_mesh(e, mesh);                            // geometry, gridSpacing, ... unitDimension
 //   ... datasets "x", "y", "z", each with write_component(d, unitSI, position)
@@ -46,8 +46,15 @@ std::filesystem::path file_name(std::string_view prefix, std::uint64_t iteration
 // "YYYY-MM-DD HH:mm:ss tz" (the standard's `date`), local time with a numeric zone.
 std::string date_text(std::int64_t unix_seconds);
 
+// What an iteration holds: meshesPath / particlesPath are written only when it does (the
+// standard: when set, the group behind it must exist).
+struct Contents {
+  bool meshes = false;
+  bool particles = false;
+};
+
 // Root attributes of one file of a file-based series.
-void write_root(const Group& root, std::string_view prefix);
+void write_root(const Group& root, std::string_view prefix, Contents contents);
 
 // A 3D cartesian mesh record, C order. Axis arrays follow axis_labels, slowest first, the order
 // of the datasets' dimensions.
@@ -76,7 +83,8 @@ void write_constant_component(const Group& record, std::string_view name, double
 // commit() (io/output_file.hpp), which also logs it (io/published.hpp).
 class SeriesFile {
  public:
-  SeriesFile(comm::Context& ctx, const std::filesystem::path& dir, std::string_view prefix, std::uint64_t iteration);
+  SeriesFile(comm::Context& ctx, const std::filesystem::path& dir, std::string_view prefix, std::uint64_t iteration,
+             Contents contents);
   const Group& root() const { return out_.root(); }
   // Creates /data/<iteration>/ with time, dt and timeUnitSI.
   Group iteration(double time, double dt, double time_unit_si);

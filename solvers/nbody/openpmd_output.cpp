@@ -27,7 +27,7 @@ void write_openpmd_bodies(comm::Context& ctx, const std::filesystem::path& dir, 
     m[i] = p.w;
   }
 
-  opmd::SeriesFile file(ctx, dir, "nbody", static_cast<std::uint64_t>(at.step));
+  opmd::SeriesFile file(ctx, dir, "nbody", static_cast<std::uint64_t>(at.step), {.particles = true});
   {
     const io::Group it = file.iteration(at.time, at.dt, at.units.time_in_s);
     const io::Group species = it.create_group("particles/bodies");
