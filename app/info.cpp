@@ -10,6 +10,7 @@
 #include "core/backend.hpp"
 #include "core/device_info.hpp"
 #include "core/log.hpp"
+#include "app/install_location.hpp"
 #include "tessera/build_info.hpp"
 #include "tessera/version.hpp"
 
@@ -69,7 +70,7 @@ int run_info(comm::Context& ctx) {
   if (!ctx.is_root()) return 0;
   std::string out;
   auto line = [&](std::string_view key, std::string_view value) { out += fmt::format("  {:<18} {}\n", key, value); };
-  out += fmt::format("tessera {} (commit {})\n", kVersion, kGitCommit);
+  out += fmt::format("tessera {} (commit {})\n  {}\n", kVersion, kGitCommit, describe(install_location()));
   out += "build\n";
   line("build type", TESSERA_BUILD_TYPE);
   line("C++ compiler", TESSERA_CXX_COMPILER);

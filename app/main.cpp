@@ -8,6 +8,7 @@
 #include "app/bench.hpp"
 #include "app/environment.hpp"
 #include "app/info.hpp"
+#include "app/install_location.hpp"
 #include "app/keys.hpp"
 #include "app/run_command.hpp"
 #include "app/signals.hpp"
@@ -35,7 +36,9 @@ int main(int argc, char** argv) {
   comm::Context ctx(&argc, &argv);
   const int code = comm::run_guarded(ctx, [&]() -> int {
     CLI::App cli{"tessera: N-body, FDTD, scan, BFS and SpMV/CG on one to many GPUs over MPI"};
-    cli.set_version_flag("--version", fmt::format("tessera {} (commit {})", kVersion, kGitCommit));
+    const app::InstallLocation installed = app::install_location();
+    cli.set_version_flag("--version", fmt::format("tessera {} (commit {})\n{}", kVersion, kGitCommit, describe(installed)));
+    cli.footer(app::help_footer(installed));
     cli.require_subcommand(1);
     std::string log_level = "info";
     auto* log_level_opt = cli.add_option("--log-level", log_level, "debug, info, warn, error or off (default: "

@@ -1,0 +1,39 @@
+#include "app/install_location.hpp"
+
+#include <fmt/format.h>
+
+#include "tessera/build_info.hpp"
+
+namespace tessera::app {
+
+InstallLocation install_location() {
+  namespace fs = std::filesystem;
+  InstallLocation where;
+  std::error_code ec;
+  where.executable = fs::read_symlink("/proc/self/exe", ec);
+  if (ec || where.executable.empty()) return where;
+  // PREFIX/<bindir>/tessera: the install rules put the shared files in PREFIX/<datadir>/tessera.
+  const fs::path prefix = where.executable.parent_path().parent_path();
+  const fs::path share = prefix / TESSERA_INSTALL_DATADIR / "tessera";
+  if (fs::is_directory(share / "inputs", ec)) {
+    where.prefix = prefix;
+    where.share = share;
+  }
+  return where;
+}
+
+std::string describe(const InstallLocation& where) {
+  if (where.installed())
+    return fmt::format("installed in {} (decks, job scripts and docs in {})", where.prefix.string(), where.share.string());
+  if (where.executable.empty()) return "install location unknown (/proc/self/exe unreadable)";
+  return fmt::format("running from the build tree {} (not installed)", where.executable.parent_path().string());
+}
+
+std::string help_footer(const InstallLocation& where) {
+  if (!where.installed()) return "Documentation: docs/ of the tessera sources (user-guide.md, deck-reference.md).";
+  return fmt::format("Documentation: {0}/docs (user-guide.md, deck-reference.md, install.md); example decks: "
+                     "{0}/inputs; job scripts: {0}/jobscripts.",
+                     where.share.string());
+}
+
+}  // namespace tessera::app
