@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <thread>
 #include <vector>
 
@@ -29,6 +30,13 @@ void all_ok(Context& ctx, bool ok, std::string_view message, ExitCode code) {
   }
   const auto agreed = header[0] == 0 ? ExitCode::runtime_error : static_cast<ExitCode>(header[0]);
   throw CollectiveError(first, agreed, text.empty() ? std::string("unspecified failure") : text);
+}
+
+std::string failure_message(const std::exception& e) {
+  if (!dynamic_cast<const std::bad_alloc*>(&e)) return e.what();
+  return "out of host memory: an allocation failed (std::bad_alloc) although the memory check at start-up passed "
+         "(its estimates count only the largest arrays); run on more ranks or nodes, or give each rank more memory "
+         "(the job's memory request, `ulimit -v` / `ulimit -d`, TESSERA_HOST_MEMORY)";
 }
 
 void rethrow_input(const InputError& e, const std::string& message) {
@@ -88,8 +96,9 @@ int run_guarded(Context& ctx, const std::function<int()>& body) {
     ctx.abort(e.failure().code);
   } catch (const std::exception& e) {
     const ExitCode code = exit_code_for(e);
-    log::error("{}", e.what());
-    ctx.announce_failure(e.what(), code);
+    const std::string message = failure_message(e);
+    log::error("{}", message);
+    ctx.announce_failure(message, code);
     if (ctx.size() > 1) {
       // Give ranks waiting in tessera's collectives a moment to receive the notice and print
       // it on rank 0 before the job is torn down.

@@ -61,6 +61,10 @@ class RemoteError : public std::runtime_error {
 // Collective: returns when every rank passed ok; otherwise throws CollectiveError everywhere.
 void all_ok(Context& ctx, bool ok, std::string_view message = {}, ExitCode code = ExitCode::runtime_error);
 
+// The message for a failure: e.what(), except that an allocation that failed (std::bad_alloc,
+// whose what() says only that) says what ran out and what to do.
+std::string failure_message(const std::exception& e);
+
 // Collective: runs fn() on every rank and agrees on the outcome (exceptions become the message).
 template <class F>
 void agree(Context& ctx, F&& fn) {
@@ -75,7 +79,7 @@ void agree(Context& ctx, F&& fn) {
     throw;
   } catch (const std::exception& e) {
     ok = false;
-    message = e.what();
+    message = failure_message(e);
     code = exit_code_for(e);
   }
   all_ok(ctx, ok, message, code);

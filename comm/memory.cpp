@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <sys/resource.h>
 #include <functional>
 #include <string>
 #include <vector>
@@ -50,6 +51,31 @@ double cgroup_left_bytes() {
   return -1;
 }
 
+// A number of kB from /proc/self/status ("VmSize:", "VmData:"); negative when absent.
+double status_kib(const std::string& key) {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.compare(0, key.size(), key) == 0) {
+      try {
+        return std::stod(line.substr(key.size()));
+      } catch (const std::exception&) {
+        return -1;
+      }
+    }
+  return -1;
+}
+
+// What a per-process limit leaves this process: `ulimit -v` (RLIMIT_AS) counts its whole
+// address space (VmSize), `ulimit -d` (RLIMIT_DATA) its data mappings (VmData), heap and
+// anonymous mmaps included. Negative without a limit.
+double rlimit_left_bytes(int resource, const char* status_key) {
+  struct rlimit rl {};
+  if (getrlimit(resource, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY) return -1;
+  const double used = std::max(0.0, status_kib(status_key)) * 1024.0;
+  return std::max(0.0, static_cast<double>(rl.rlim_cur) - used);
+}
+
 // Ranks on this node bound to the same GPU as this one (by PCI bus id: exact whether each
 // rank sees one device or all of them).
 int ranks_sharing_device(Context& ctx, const std::string& bus_id) {
@@ -76,8 +102,10 @@ std::string format_bytes(double bytes) {
 }
 
 MemoryBudget memory_budget(Context& ctx, bool with_device) {
-  // What the node offers: MemAvailable, the cgroup's limit, or TESSERA_HOST_MEMORY, the smallest.
-  enum Source { mem_available = 0, cgroup_limit = 1, environment = 2 };
+  // What the node offers each rank: MemAvailable, the cgroup's limit, or TESSERA_HOST_MEMORY
+  // (the smallest), shared by the node's ranks; then this process's own limits, which are not
+  // shared. The message names what set the budget on the rank with the least.
+  enum Source { none = -1, mem_available = 0, cgroup_limit = 1, environment = 2, address_space = 3, data_size = 4 };
   double host = mem_available_bytes();
   int source = mem_available;
   const double cgroup = cgroup_left_bytes();
@@ -91,6 +119,16 @@ MemoryBudget memory_budget(Context& ctx, bool with_device) {
   }
   if (host < 0) host = 1e300;  // nothing to go by: do not refuse
   host /= ctx.local_size();
+  const double as_left = rlimit_left_bytes(RLIMIT_AS, "VmSize:");
+  if (as_left >= 0 && as_left < host) {
+    host = as_left;
+    source = address_space;
+  }
+  const double data_left = rlimit_left_bytes(RLIMIT_DATA, "VmData:");
+  if (data_left >= 0 && data_left < host) {
+    host = data_left;
+    source = data_size;
+  }
 
   double device = 0;
   if (with_device) {
@@ -101,10 +139,12 @@ MemoryBudget memory_budget(Context& ctx, bool with_device) {
   MemoryBudget b;
   b.host_bytes = allreduce(ctx, host, Op::min);
   b.device_bytes = allreduce(ctx, device, Op::min);
-  switch (allreduce(ctx, source, Op::max)) {
-    case environment: b.host_source = "TESSERA_HOST_MEMORY"; break;
-    case cgroup_limit: b.host_source = "what the cgroup's memory limit leaves"; break;
-    default: b.host_source = "MemAvailable";
+  switch (allreduce(ctx, host == b.host_bytes ? source : int(none), Op::max)) {
+    case data_size: b.host_source = "what its data size limit (ulimit -d, RLIMIT_DATA) leaves"; break;
+    case address_space: b.host_source = "what its address space limit (ulimit -v, RLIMIT_AS) leaves"; break;
+    case environment: b.host_source = "TESSERA_HOST_MEMORY shared by the ranks on its node"; break;
+    case cgroup_limit: b.host_source = "what the cgroup's memory limit leaves, shared by the ranks on its node"; break;
+    default: b.host_source = "MemAvailable shared by the ranks on its node";
   }
   return b;
 }
@@ -136,8 +176,7 @@ void require_memory(Context& ctx, bool on_device, const MemoryModel& model, std:
   }
   const bool host_short = need.host_bytes > budget.host_bytes;
   const std::string shortfall =
-      host_short ? fmt::format("needs at least {} of host memory per rank on {:.0f} rank(s), and a rank has {} ({} "
-                               "shared by the ranks on its node)",
+      host_short ? fmt::format("needs at least {} of host memory per rank on {:.0f} rank(s), and a rank has {} ({})",
                                format_bytes(need.host_bytes), ranks, format_bytes(budget.host_bytes),
                                budget.host_source)
                  : fmt::format("needs at least {} of GPU memory per rank on {:.0f} rank(s), and a rank has {} (the "

@@ -6,8 +6,9 @@
 //
 // What a rank can have: the node's available host memory (MemAvailable, what is left of the
 // cgroup's limit under Slurm or a container, or TESSERA_HOST_MEMORY, whichever is smallest)
-// shared by the ranks on the node, and the free memory of its GPU shared by the ranks bound to
-// that GPU. Estimates are lower bounds of what the solvers allocate, so a refusal is certain,
+// shared by the ranks on the node, at most what the process's own limits leave it (`ulimit -v`,
+// RLIMIT_AS, less its address space so far; `ulimit -d`, RLIMIT_DATA, less its data so far),
+// and the free memory of its GPU shared by the ranks bound to that GPU. Estimates are lower bounds of what the solvers allocate, so a refusal is certain,
 // not a guess.
 #include <functional>
 #include <string>
@@ -27,7 +28,7 @@ using MemoryModel = std::function<MemoryNeed(double ranks)>;
 struct MemoryBudget {
   double host_bytes = 0;    // per rank, the smallest over all ranks
   double device_bytes = 0;  // per rank, the smallest over all ranks (0 without a device)
-  std::string host_source;  // "MemAvailable" or "cgroup memory.max", for messages
+  std::string host_source;  // what set host_bytes, for messages ("MemAvailable shared by the ranks on its node")
 };
 
 // Collective: every rank gets the same budget.

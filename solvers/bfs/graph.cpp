@@ -9,6 +9,7 @@
 #include "core/log.hpp"
 #include "core/partition.hpp"
 #include "core/timer.hpp"
+#include "solvers/bfs/omp_failure.hpp"
 
 namespace tessera::bfs {
 namespace {
@@ -70,17 +71,19 @@ Segment<Id> group_round(std::int64_t items, int shift, std::int64_t buckets, con
   seg.start.assign(static_cast<std::size_t>(buckets) + 1, 0);
   const std::int64_t mask = (std::int64_t{1} << shift) - 1;
   std::vector<std::int64_t> cursor;  // [thread][bucket]: counts, then write positions
+  OmpFailure failure;                 // the allocations below may fail: no exception leaves the region
 #pragma omp parallel num_threads(items >= kParallelItems ? omp_get_max_threads() : 1)
   {
     const int team = omp_get_num_threads(), t = omp_get_thread_num();
     const Range mine = block_range(items, team, t);
 #pragma omp single
-    cursor.assign(static_cast<std::size_t>(team) * buckets, 0);
-    std::int64_t* c = cursor.data() + static_cast<std::size_t>(t) * buckets;
-    for (std::int64_t i = mine.begin; i < mine.end(); ++i) emit(i, [&](std::int64_t row, Id) { ++c[row >> shift]; });
+    failure.run([&] { cursor.assign(static_cast<std::size_t>(team) * buckets, 0); });
+    std::int64_t* c = failure.failed() ? nullptr : cursor.data() + static_cast<std::size_t>(t) * buckets;
+    if (c)
+      for (std::int64_t i = mine.begin; i < mine.end(); ++i) emit(i, [&](std::int64_t row, Id) { ++c[row >> shift]; });
 #pragma omp barrier
 #pragma omp single
-    {
+    failure.run([&] {
       std::int64_t at = 0;
       for (std::int64_t b = 0; b < buckets; ++b) {
         seg.start[b] = at;
@@ -94,14 +97,16 @@ Segment<Id> group_round(std::int64_t items, int shift, std::int64_t buckets, con
       seg.start[buckets] = at;
       seg.target.resize(static_cast<std::size_t>(at));
       seg.row.resize(static_cast<std::size_t>(at));
-    }
-    for (std::int64_t i = mine.begin; i < mine.end(); ++i)
-      emit(i, [&](std::int64_t row, Id target) {
-        const std::int64_t k = c[row >> shift]++;
-        seg.target[k] = target;
-        seg.row[k] = static_cast<std::uint16_t>(row & mask);
-      });
+    });
+    if (!failure.failed())
+      for (std::int64_t i = mine.begin; i < mine.end(); ++i)
+        emit(i, [&](std::int64_t row, Id target) {
+          const std::int64_t k = c[row >> shift]++;
+          seg.target[k] = target;
+          seg.row[k] = static_cast<std::uint16_t>(row & mask);
+        });
   }
+  failure.rethrow();
   return seg;
 }
 
@@ -113,20 +118,22 @@ void pack_by_owner(const OwnerLookup& owner, int p, std::span<const Edge> edges,
   const auto m = static_cast<std::int64_t>(edges.size());
   std::vector<std::int64_t> cursor;  // [thread][rank]
   counts.assign(p, 0);
+  OmpFailure failure;  // the allocations below may fail: no exception leaves the region
 #pragma omp parallel num_threads(m >= kParallelItems ? omp_get_max_threads() : 1)
   {
     const int team = omp_get_num_threads(), t = omp_get_thread_num();
     const Range mine = block_range(m, team, t);
 #pragma omp single
-    cursor.assign(static_cast<std::size_t>(team) * p, 0);
-    std::int64_t* c = cursor.data() + static_cast<std::size_t>(t) * p;
-    for (std::int64_t i = mine.begin; i < mine.end(); ++i) {
-      ++c[owner(edges[i].u)];
-      ++c[owner(edges[i].v)];
-    }
+    failure.run([&] { cursor.assign(static_cast<std::size_t>(team) * p, 0); });
+    std::int64_t* c = failure.failed() ? nullptr : cursor.data() + static_cast<std::size_t>(t) * p;
+    if (c)
+      for (std::int64_t i = mine.begin; i < mine.end(); ++i) {
+        ++c[owner(edges[i].u)];
+        ++c[owner(edges[i].v)];
+      }
 #pragma omp barrier
 #pragma omp single
-    {
+    failure.run([&] {
       std::int64_t at = 0;
       for (int r = 0; r < p; ++r) {
         const std::int64_t first = at;
@@ -139,17 +146,19 @@ void pack_by_owner(const OwnerLookup& owner, int p, std::span<const Edge> edges,
         counts[r] = 2 * (at - first);
       }
       out.resize(static_cast<std::size_t>(2 * at));
-    }
-    for (std::int64_t i = mine.begin; i < mine.end(); ++i) {
-      const Edge e = edges[i];
-      std::int64_t k = c[owner(e.u)]++;
-      out[2 * k] = static_cast<Id>(e.u);
-      out[2 * k + 1] = static_cast<Id>(e.v);
-      k = c[owner(e.v)]++;
-      out[2 * k] = static_cast<Id>(e.v);
-      out[2 * k + 1] = static_cast<Id>(e.u);
-    }
+    });
+    if (!failure.failed())
+      for (std::int64_t i = mine.begin; i < mine.end(); ++i) {
+        const Edge e = edges[i];
+        std::int64_t k = c[owner(e.u)]++;
+        out[2 * k] = static_cast<Id>(e.u);
+        out[2 * k + 1] = static_cast<Id>(e.v);
+        k = c[owner(e.v)]++;
+        out[2 * k] = static_cast<Id>(e.v);
+        out[2 * k + 1] = static_cast<Id>(e.u);
+      }
   }
+  failure.rethrow();
 }
 
 // Moves `count` entries from `from` down to `to` (to <= from), in parallel where the two
@@ -299,6 +308,7 @@ void build_rows(LocalGraph& g, const std::vector<Segment<Id>>& rounds, int shift
   std::vector<std::int64_t> kept(static_cast<std::size_t>(buckets) + 1, 0);
   const Digits digits(g.vertices());
 
+  OmpFailure failure;  // a builder's buffers may fail to allocate: no exception leaves the region
 #pragma omp parallel if (buckets > 1 && raw[buckets] >= kParallelItems)
   {
     BucketBuilder<Id> builder(digits);
@@ -307,10 +317,13 @@ void build_rows(LocalGraph& g, const std::vector<Segment<Id>>& rounds, int shift
       const std::int64_t first_row = b << shift;
       const std::int64_t rows = std::min(std::int64_t{1} << shift, nl - first_row);
       // The degrees go to offsets[] until the offsets are known.
-      kept[b + 1] = builder.build(rounds, b, rows, g.begin + first_row, g.columns.data() + raw[b],
-                                  g.offsets.data() + first_row, g.input_degree.data() + first_row);
+      failure.run([&] {
+        kept[b + 1] = builder.build(rounds, b, rows, g.begin + first_row, g.columns.data() + raw[b],
+                                    g.offsets.data() + first_row, g.input_degree.data() + first_row);
+      });
     }
   }
+  failure.rethrow();
   for (std::int64_t b = 0; b < buckets; ++b) kept[b + 1] += kept[b];
 
   // Buckets move down in order, so each move overwrites only entries already moved or dropped.

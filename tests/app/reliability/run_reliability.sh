@@ -387,6 +387,103 @@ c = list(d.attrs['columns']).index('step'); print(' '.join(str(int(s)) for s in 
     expect_out "restarted from .*checkpoint_00000020.h5 at step 20"
     [ "$(steps)" = "$(seq -s ' ' 0 30)" ] || fail "after --restart latest the series is $(steps)"
     ;;
+  # ---- signals, limits and the command line (issue 30, items 7, 9, 11 and the CLI prefix) ----
+  restart_command_pastes)
+    # The printed command, pasted as it is (launcher, rank count, absolute executable), continues the run.
+    "$mpiexec" -n 2 $preflags "$tessera" run deck.toml --backend cpu --set run.steps=100000 \
+      --set output.every=0 --set checkpoint.every=0 >sig.txt 2>&1 &
+    job=$!
+    for _ in $(seq 300); do [ -e out/tessera_run.toml ] && break; sleep 0.1; done
+    sleep 1
+    pkill -USR1 -P $job; wait $job; rc=$?
+    cat sig.txt
+    expect_rc 0
+    cmd=$(sed -n 's/.*stopped early by signal 10; continue with: //p' sig.txt)
+    case $cmd in "mpirun -np 2 /"*" run deck.toml "*"--restart latest") ;; *) fail "not a command to paste: '$cmd'" ;; esac
+    bash -c "$cmd" >again.txt 2>&1 &
+    job=$!
+    for _ in $(seq 300); do grep -q "restarted from" again.txt && break; sleep 0.1; done
+    sleep 1
+    pkill -USR1 -P $job; wait $job; rc=$?
+    cat again.txt
+    expect_rc 0
+    grep -q "restarted from .*checkpoint_[0-9]*.h5 at step" again.txt || fail "the pasted command did not restart"
+    ;;
+  file_size_limit_rank0)
+    # `ulimit -f` on rank 0 only: the write fails with EFBIG (SIGXFSZ is ignored), the normal
+    # write-error path names the file, every rank ends with exit 1, the earlier files stay whole.
+    for kb in 30 500; do
+      rm -rf out
+      cat >fsize.sh <<'SH'
+#!/usr/bin/env bash
+if [ "${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-0}}" = 0 ]; then ulimit -f "$1" || exit 99; fi
+shift; exec "$@"
+SH
+      chmod +x fsize.sh
+      # shellcheck disable=SC2086
+      timeout 120 "$mpiexec" -n 3 $preflags ./fsize.sh $kb "$tessera" run deck.toml --backend cpu --set run.steps=30 >last.txt 2>&1
+      rc=$?
+      echo "--- ulimit -f $kb on rank 0: exit $rc"; cat last.txt
+      expect_rc 1
+      expect_out "error: writing .*(snapshot_|checkpoint_)[0-9]+\.h5 failed, the file was not published"
+      ! grep -Eq "signal 25|File size limit exceeded" last.txt || fail "a rank was killed by SIGXFSZ"
+      check_final_files
+    done
+    ;;
+  address_space_limit)
+    # `ulimit -v` (and `ulimit -d`) per rank: every solver refuses a run that cannot fit before
+    # it starts (exit 2, the key, the size and the limit named), in seconds, nothing written.
+    avail_kb=$(awk '/MemAvailable/ {print $2}' /proc/meminfo)
+    [ "$avail_kb" -gt 8000000 ] || { echo "under 8 GB available: the node's memory would refuse first; skipped"; exit 77; }
+    cat >limit.sh <<'SH'
+#!/usr/bin/env bash
+ulimit "$1" "$2" || exit 99
+shift 2; exec "$@"
+SH
+    chmod +x limit.sh
+    tiny() {  # tiny FILE SOLVER-TABLES: a deck for another solver
+      { echo "[run]"; echo "solver = \"$1\""; echo "output_dir = \"$work/out\""; echo "steps = 2"; cat; } >"$2"
+    }
+    printf '[fdtd]\ncells = [24, 20, 16]\ncell_size = [1e-3, 1e-3, 1e-3]\n' | tiny fdtd fdtd.toml
+    printf '[spmv]\nmode = "cg"\n[spmv.matrix]\nsource = "poisson7"\nn = 8\n' | tiny spmv spmv.toml
+    printf '[scan]\ntype = "int32"\n[scan.input]\nsource = "generate"\nlength = 1000\n' | tiny scan scan.toml
+    printf '[bfs]\ngraph500 = true\n[bfs.graph]\nsource = "kronecker"\nscale = 10\n' | tiny bfs bfs.toml
+    for c in "1 -v deck.toml nbody.n=60000000" "3 -v deck.toml nbody.n=160000000" "1 -d deck.toml nbody.n=60000000" \
+             "1 -v fdtd.toml fdtd.cells=[600,600,600]" "1 -v spmv.toml spmv.matrix.n=450" \
+             "2 -v scan.toml scan.input.length=1000000000" "2 -v bfs.toml bfs.graph.scale=25"; do
+      set -- $c
+      rm -rf out
+      start=$(date +%s)
+      # shellcheck disable=SC2086
+      timeout 120 "$mpiexec" -n "$1" $preflags ./limit.sh "$2" 2000000 "$tessera" run "$3" --backend cpu --set "$4" >last.txt 2>&1
+      rc=$?
+      echo "--- ulimit $2 2000000, np $1, $3 --set $4: exit $rc after $(( $(date +%s) - start )) s"; cat last.txt
+      expect_rc 2
+      flag=${2#-}
+      expect_out "error: ${4%%=*} = .*: this run needs at least [0-9.]+ GiB of host memory per rank on $1 rank\(s\), and a rank has [0-9.]+ [GM]iB \(what its .* \(ulimit -$flag, RLIMIT_"
+      [ "$(grep -c "error:" last.txt)" = 1 ] || fail "expected one message"
+      [ ! -e out ] || fail "a refused run created the output directory"
+    done
+    ;;
+  bad_alloc_graph_build)
+    # The memory check passes (its estimate counts only the largest arrays) but the BFS graph
+    # build's OpenMP threads run out of address space: one message, exit 1, no std::terminate.
+    printf '[run]\nsolver = "bfs"\noutput_dir = "%s/out"\n[bfs]\ngraph500 = false\nroots = [1]\n[bfs.graph]\nsource = "kronecker"\nscale = 22\n' \
+      "$work" >bfs.toml
+    OMP_NUM_THREADS=2 timeout 120 "$mpiexec" -n 1 $preflags bash -c "ulimit -v 1500000 && exec \"\$0\" \"\$@\"" "$tessera" run bfs.toml --backend cpu >last.txt 2>&1
+    rc=$?
+    echo "--- bfs scale 22 under ulimit -v 1500000: exit $rc"; cat last.txt
+    ! grep -q "this run needs at least" last.txt || { echo "the memory check refused it here (a larger address space at start): skipped"; exit 77; }
+    expect_rc 1
+    expect_out "error: out of host memory: an allocation failed \(std::bad_alloc\)"
+    ! grep -Eq "terminate called|Aborted|signal 6" last.txt || fail "an exception escaped an OpenMP region"
+    ;;
+  cli_unknown_option)
+    run 2 run deck.toml --bogus
+    expect_rc 2
+    expect_out "^\[tessera\] error: The following argument was not expected: --bogus"
+    [ "$(grep -c "error:" last.txt)" = 1 ] || fail "expected one message (rank 0)"
+    ;;
   *) fail "unknown case" ;;
 esac
 echo "PASS [$case_name]"
