@@ -191,8 +191,9 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
                         !options.restart.empty(), options.overwrite});
   // Everything that can refuse the run comes before run_dir.accept(), which is where
   // --overwrite deletes and tessera_run.toml and the lock are rewritten: the input files
-  // read, and on a restart the checkpoint opened (its checksums verified) and the deck
-  // compared with its own. A refused run leaves the directory as it was.
+  // read, and on a restart the checkpoint opened (its checksums verified), the deck compared
+  // with its own and the solver's state read from it (the solver's own checks: the same
+  // matrix, graph, input). A refused run leaves the directory as it was.
   solver->read_inputs();
   std::filesystem::path restart_path = options.restart;
   std::optional<io::CheckpointReader> reader;
@@ -206,6 +207,12 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     }
     reader.emplace(ctx, restart_path, info->name, info->format_version);
     io::agree_input(ctx, [&] { check_restart_deck(deck, reader->manifest().deck_text, restart_path, *info); });
+    TESSERA_PROFILE("run.restart");
+    solver->restart(*reader);  // its output files are reopened only after its checks
+    log::info("restarted from {} at step {}{}, written by {} rank(s)", restart_path.string(), solver->step(),
+              solver->has_time() ? fmt::format(" (t = {:.6g})", solver->time()) : std::string(),
+              reader->manifest().ranks);
+    reader.reset();  // closed before the run writes checkpoints next to it
   }
   run_dir.accept();
   setup_region.end();
@@ -246,13 +253,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     io::log_published(summary.last_checkpoint, "checkpoint written:");
   };
 
-  if (reader) {
-    TESSERA_PROFILE("run.restart");
-    solver->restart(*reader);
-    log::info("restarted from {} at step {}{}, written by {} rank(s)", restart_path.string(), solver->step(),
-              solver->has_time() ? fmt::format(" (t = {:.6g})", solver->time()) : std::string(),
-              reader->manifest().ranks);
-    reader.reset();  // closed before the run writes checkpoints next to it
+  if (!options.restart.empty()) {
     last_checkpoint = solver->step();
   } else {
     {

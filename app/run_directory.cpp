@@ -171,6 +171,7 @@ RunDirectory::RunDirectory(comm::Context& ctx, const deck::Deck& deck, const Run
   try {
     claim(ctx, deck, r);
   } catch (...) {
+    if (observing_) io::set_publish_observer({});
     undo_failed_start();  // no destructor runs for an object whose constructor threw
     if (lock_fd_ >= 0) ::close(lock_fd_);
     throw;
@@ -235,6 +236,10 @@ void RunDirectory::claim(comm::Context& ctx, const deck::Deck& deck, const RunDi
                                      earlier.front().filename().string()));
       for (const fs::path& p : earlier) earlier_.push_back(p.string());  // deleted by accept(), when listed
     }
+    // From here each published file is this run's (a restart reopens its series before
+    // accept()); recorded in the manifest once accept() writes it.
+    io::set_publish_observer([this](const fs::path& p) { record(p); });
+    observing_ = true;
   });
   comm::broadcast(ctx, run_id_);
   // Every rank must see the directories (a node-local path would not be shared).
@@ -304,12 +309,14 @@ void RunDirectory::accept_on_root() {
       "# the files it (and the runs it continues) published: --overwrite deletes those.\n"
       "{}solver = {}\nranks = {}\nrestart = {}\ncommand = {}\n",
       identity_, toml_quoted(r.solver), ctx_->size(), r.restart ? "true" : "false", toml_quoted(r.command_line));
-  if (r.restart)
-    for (std::string& name : listed_files(previous))
-      if (own_.insert(name).second) text += file_entry(name);
+  std::vector<std::string> names = r.restart ? listed_files(previous) : std::vector<std::string>();
+  names.insert(names.end(), unwritten_.begin(), unwritten_.end());  // published before accept()
+  own_.clear();
+  for (const std::string& name : names)
+    if (own_.insert(name).second) text += file_entry(name);
   io::publish_text_file(manifest, text);
   wrote_manifest_ = true;
-  io::set_publish_observer([this](const fs::path& p) { record(p); });
+  unwritten_.clear();
 }
 
 // Appends a published file to the manifest (rank 0; once per file).
@@ -318,6 +325,10 @@ void RunDirectory::record(const fs::path& published) {
   if (p.filename() == kRunManifestFile && p.parent_path() == out) return;
   const std::string name = below(p, out) ? p.lexically_relative(out).string() : p.string();
   if (!own_.insert(name).second) return;
+  if (!wrote_manifest_) {  // before accept(): written with the manifest
+    unwritten_.push_back(name);
+    return;
+  }
   const std::string entry = file_entry(name);
   const fs::path manifest = output_dir_ / kRunManifestFile;
   const int fd = ::open(manifest.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
@@ -329,7 +340,7 @@ void RunDirectory::record(const fs::path& published) {
 }
 
 RunDirectory::~RunDirectory() {
-  if (wrote_manifest_) io::set_publish_observer({});
+  if (observing_) io::set_publish_observer({});
   if (std::uncaught_exceptions() > uncaught_at_start_) undo_failed_start();
   if (lock_fd_ >= 0) ::close(lock_fd_);  // closing the descriptor releases the flock
 }

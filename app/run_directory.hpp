@@ -14,9 +14,10 @@
 //    solver set-up were accepted (a refused deck leaves nothing behind), and probed for
 //    writing at once (a read-only directory is refused before any work, not after it).
 // Two steps: the constructor checks, creates what is missing and takes the lock, but deletes
-// and rewrites nothing; the caller then reads the inputs and opens the checkpoint, and only
-// accept() deletes (--overwrite) and writes the lock's and the manifest's contents. A run
-// refused in between leaves the directory as it found it.
+// and rewrites nothing; the caller then reads the inputs and, on a restart, opens the
+// checkpoint and lets the solver read its state (and, once its checks passed, reopen its
+// series files), and only accept() deletes (--overwrite) and writes the lock's and the
+// manifest's contents. A run refused in between leaves the directory as it found it.
 // Every refusal is an InputError (exit 2) agreed on every rank, naming the directory or key.
 #include <filesystem>
 #include <optional>
@@ -67,6 +68,8 @@ class RunDirectory {
   std::filesystem::path output_dir_, checkpoint_dir_;
   std::vector<std::string> earlier_;  // the earlier run's outputs, for --overwrite
   std::set<std::string> own_;         // the files recorded in the manifest (rank 0)
+  std::vector<std::string> unwritten_;  // published before accept(), recorded by it
+  bool observing_ = false;              // this object is the publish observer (rank 0)
   bool created_output_dir_ = false, created_checkpoint_dir_ = false, created_lock_ = false;
   bool accepted_ = false, wrote_manifest_ = false;
   int uncaught_at_start_ = 0;
