@@ -23,7 +23,8 @@ void FieldWriter::write_openpmd(const Series& s, std::int64_t step, double t) {
   const io::Box3 box{{samples[2], samples[1], samples[0]}, {first[2], first[1], first[0]}, {count[2], count[1], count[0]}};
   const auto local = [&](int a, std::int64_t m) { return v.region.lo[a] + (first[a] + m) * v.stride[a] - domain_.offset[a]; };
 
-  opmd::SeriesFile file(ctx_, dir_ / "openpmd", v.name, static_cast<std::uint64_t>(step), {.meshes = true});
+  // One directory per series: openPMD-viewer reads a directory as one series.
+  opmd::SeriesFile file(ctx_, dir_ / "openpmd" / v.name, v.name, static_cast<std::uint64_t>(step), {.meshes = true});
   {
     const io::Group it = file.iteration(t, model_.dt, 1.0);
     for (const bool electric : {true, false}) {

@@ -18,7 +18,7 @@
 // Files are written under a temporary name and renamed when complete, so a failed write never
 // replaces a good file.
 // With [output] openpmd = true, each volume also writes an openPMD file-based series,
-// <dir>/openpmd/<name>_<step>.h5 (solvers/fdtd/field_openpmd.cpp, docs/fdtd.md).
+// <dir>/openpmd/<name>/<name>_<step>.h5 (solvers/fdtd/field_openpmd.cpp, docs/fdtd.md).
 #include <cstdint>
 #include <filesystem>
 #include <memory>

@@ -54,7 +54,7 @@ def run(name, deck, ranks, sets):
 
 def openpmd_files(out):
     d = os.path.join(out, "openpmd")
-    return sorted(os.path.join(d, f) for f in os.listdir(d))
+    return sorted(os.path.join(root, f) for root, _, names in os.walk(d) for f in names)
 
 
 def check_standard(files):
@@ -95,7 +95,7 @@ YEE = {"E": {"x": (0.5, 0, 0), "y": (0, 0.5, 0), "z": (0, 0, 0.5)},
 fdtd = {}
 for ranks, sets in ((1, ["fdtd.ranks=[1,1,1]"]), (2, ["fdtd.ranks=[1,2,1]"])):
     fdtd[ranks], log = run(f"fdtd_{ranks}", fdtd_deck, ranks, sets)
-    assert "wrote fdtd_%d/openpmd/fields_30.h5" % ranks in log, log
+    assert "wrote fdtd_%d/openpmd/fields/fields_30.h5" % ranks in log, log
 files = openpmd_files(fdtd[1])
 assert [os.path.basename(f) for f in files] == [f"{v}_{s}.h5" for v in ("centred", "fields") for s in (0, 10, 20, 30)], files
 check_standard(files + openpmd_files(fdtd[2]))
@@ -103,7 +103,7 @@ check_standard(files + openpmd_files(fdtd[2]))
 yt.set_log_level(40)
 for step in (10, 30):
     native = h5py.File(os.path.join(fdtd[1], f"fields_{step:08d}.h5"), "r")
-    path = os.path.join(fdtd[1], "openpmd", f"fields_{step}.h5")
+    path = os.path.join(fdtd[1], "openpmd", "fields", f"fields_{step}.h5")
     ds = yt.load(path)
     assert type(ds).__name__ == "OpenPMDDataset", type(ds)
     assert np.allclose(ds.domain_left_edge.to("m").v, 0) and np.allclose(
@@ -128,7 +128,7 @@ for step in (10, 30):
             for c in comps:
                 assert tuple(it[f"meshes/{rec}/{c}"].attrs["position"]) == YEE[rec][c], (rec, c)
         # The collocated volume: all six components, at the cell centres.
-    with h5py.File(os.path.join(fdtd[1], "openpmd", f"centred_{step}.h5"), "r") as f:
+    with h5py.File(os.path.join(fdtd[1], "openpmd", "centred", f"centred_{step}.h5"), "r") as f:
         m = f[f"data/{step}/meshes"]
         nat = h5py.File(os.path.join(fdtd[1], f"centred_{step:08d}.h5"), "r")
         for rec in "EH":
@@ -182,7 +182,7 @@ for f1, f2 in zip(files, openpmd_files(nbody[2])):
     identical(f1, f2, exact=f1.endswith("nbody_0.h5"))
 # The checker can fail: a variable-length UTF-8 string, a missing gridUnitSI, a float32 unitSI.
 bad = os.path.join(workdir, "fields_10.h5")
-shutil.copy(os.path.join(fdtd[1], "openpmd", "fields_10.h5"), bad)
+shutil.copy(os.path.join(fdtd[1], "openpmd", "fields", "fields_10.h5"), bad)
 with h5py.File(bad, "r+") as f:
     f.attrs["software"] = "tessera"  # h5py writes str as variable-length UTF-8
     del f["data/10/meshes/E"].attrs["gridUnitSI"]
