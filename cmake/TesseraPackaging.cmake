@@ -6,7 +6,7 @@ set(CPACK_PACKAGE_NAME tessera)
 set(CPACK_PACKAGE_VENDOR "the tessera developers")
 set(CPACK_PACKAGE_CONTACT "the tessera developers <tessera-developers@users.noreply.github.com>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}: N-body, FDTD, scan, BFS, SpMV/CG over MPI")
-set(CPACK_PACKAGE_DESCRIPTION
+string(CONCAT CPACK_PACKAGE_DESCRIPTION
     "tessera runs five scientific workloads (all-pairs N-body, 3D FDTD electromagnetics, distributed "
     "prefix sum, direction-optimizing BFS, SpMV and conjugate gradients) over MPI ranks, on CPUs "
     "(OpenMP) or one GPU per rank, with parallel HDF5 outputs and checkpoints. Licence: BSD-3-Clause.")
