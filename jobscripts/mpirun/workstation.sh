@@ -11,7 +11,12 @@ set -euo pipefail
 deck=${1:?usage: workstation.sh DECK [tessera run options...]}
 shift
 here=$(cd "$(dirname "$0")" && pwd)
-tessera=${TESSERA:-$here/../../build/bin/tessera}
+# The checkout's build, else the install this script is in (PREFIX/share/tessera/jobscripts/mpirun), else PATH.
+tessera=${TESSERA:-}
+for t in "$here/../../build/bin/tessera" "$here/../../../../bin/tessera" "$(command -v tessera || true)"; do
+  [ -z "$tessera" ] && [ -n "$t" ] && [ -x "$t" ] && tessera=$t
+done
+[ -n "$tessera" ] || { echo "workstation.sh: no tessera executable (set TESSERA or put tessera on PATH)" >&2; exit 2; }
 gpus=$(nvidia-smi -L 2>/dev/null | wc -l || echo 0)
 ranks=${RANKS:-$(( gpus > 0 ? gpus : 2 ))}
 # A single-user machine: let 2 CPU ranks share fewer cores, and allow running as root.

@@ -4,10 +4,11 @@
 #   tessera-job.sh DECK [extra `tessera run` arguments...]
 #
 # Environment (all optional):
-#   TESSERA_HOME   the tessera checkout the batch scripts take this script and the default decks
-#                  from (default: $SLURM_SUBMIT_DIR, the directory sbatch was run in)
-#   TESSERA        the tessera executable (default: tessera on PATH, else build/bin/tessera
-#                  next to this repository)
+#   TESSERA_HOME   the tessera checkout, or an install's share/tessera, the batch scripts take this
+#                  script and the default decks from (default: $SLURM_SUBMIT_DIR when it is a
+#                  checkout, else the share/tessera of the tessera on PATH)
+#   TESSERA        the tessera executable (default: tessera on PATH, else PREFIX/bin/tessera of
+#                  the install this script is in, else build/bin/tessera of its checkout)
 #   RUN_DIR        output directory for this run, passed to tessera as --set run.output_dir=...
 #                  (default: $SLURM_SUBMIT_DIR/run-<job name>-<deck name>-<job id>, so that two
 #                  decks, or two submissions of one deck, never share a directory). To continue
@@ -31,7 +32,15 @@ set -uo pipefail
 deck=${1:?usage: tessera-job.sh DECK [tessera run arguments...]}
 shift
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-tessera=${TESSERA:-$(command -v tessera || echo "$here/../../build/bin/tessera")}
+# tessera: on PATH, else the install this script belongs to (PREFIX/share/tessera/jobscripts/slurm),
+# else the build tree of the checkout it belongs to.
+if [ -z "${TESSERA:-}" ]; then
+  TESSERA=$(command -v tessera || true)
+  for t in "$here/../../../../bin/tessera" "$here/../../build/bin/tessera"; do
+    [ -z "$TESSERA" ] && [ -x "$t" ] && TESSERA=$t
+  done
+fi
+tessera=${TESSERA:-tessera}
 deck_name=$(basename "$deck" .toml)
 run_dir=${RUN_DIR:-${SLURM_SUBMIT_DIR:-$PWD}/run-${SLURM_JOB_NAME:-tessera}-${deck_name}${SLURM_JOB_ID:+-$SLURM_JOB_ID}}
 [ -x "$tessera" ] || { echo "tessera-job: no tessera executable at $tessera (set TESSERA)" >&2; exit 2; }
