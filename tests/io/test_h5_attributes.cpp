@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,26 @@ TEST(Attributes, LargeStringAttribute) {
   }
   File f = File::open(ctx, dir / "c.h5");
   EXPECT_EQ(read_attribute<std::string>(f.root(), "deck"), big);
+}
+
+// openPMD's (string): fixed-length, ASCII character set, read back like any string; non-ASCII refused.
+TEST(Attributes, AsciiStrings) {
+  auto& ctx = context();
+  test::TempDir dir(ctx);
+  {
+    File f = File::create(ctx, dir / "a.h5");
+    write_ascii_attribute(f.root(), "basePath", "/data/%T/");
+    write_ascii_attribute(f.root(), "axisLabels", std::vector<std::string>{"x", "y", "z"});
+    EXPECT_THROW(write_ascii_attribute(f.root(), "bad", "énergie"), std::invalid_argument);
+  }
+  File f = File::open(ctx, dir / "a.h5");
+  EXPECT_EQ(read_attribute<std::string>(f.root(), "basePath"), "/data/%T/");
+  EXPECT_EQ(read_attribute<std::vector<std::string>>(f.root(), "axisLabels"), (std::vector<std::string>{"x", "y", "z"}));
+  EXPECT_FALSE(is_vlen_string_attribute(f.root(), "basePath"));
+  Handle attr(H5Aopen(f.root().id(), "basePath", H5P_DEFAULT));
+  Handle type(H5Aget_type(attr));
+  EXPECT_EQ(H5Tget_cset(type), H5T_CSET_ASCII);
+  EXPECT_EQ(H5Tget_size(type), 9u);
 }
 
 }  // namespace
