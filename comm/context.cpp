@@ -146,9 +146,6 @@ void Context::bind_device() {
     case CudaSync::yield:
       flags = cudaDeviceScheduleYield;
       break;
-    case CudaSync::blocking:
-      flags = cudaDeviceScheduleBlockingSync;
-      break;
   }
   if (flags != cudaDeviceScheduleAuto) TESSERA_CUDA_CHECK(cudaSetDeviceFlags(flags));
 #endif

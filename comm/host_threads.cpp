@@ -53,8 +53,6 @@ const char* to_string(CudaSync s) {
       return "spin";
     case CudaSync::yield:
       return "yield";
-    case CudaSync::blocking:
-      return "blocking";
   }
   return "unknown";
 }
@@ -101,12 +99,12 @@ HostThreads plan_host_threads(MPI_Comm node) {
   }
   if (!bad.empty()) throw InputError(bad);
   if (forced && *forced != "auto") {
-    h.cuda_sync = *forced == "spin" ? CudaSync::spin : *forced == "yield" ? CudaSync::yield : CudaSync::blocking;
+    h.cuda_sync = *forced == "spin" ? CudaSync::spin : CudaSync::yield;
     h.cuda_sync_reason = "TESSERA_CUDA_SYNC";
   } else if (h.cores_per_rank() < 2.0) {
-    h.cuda_sync = CudaSync::blocking;
-    h.cuda_sync_reason = fmt::format("{:.3g} core(s) per rank: the transport's helper threads need the core while the "
-                                     "host waits",
+    h.cuda_sync = CudaSync::yield;
+    h.cuda_sync_reason = fmt::format("{:.3g} core(s) per rank: the host yields the core to the transport's threads "
+                                     "while it waits",
                                      h.cores_per_rank());
   } else {
     h.cuda_sync_reason = fmt::format("{:.3g} cores per rank", h.cores_per_rank());

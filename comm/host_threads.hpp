@@ -12,10 +12,13 @@
 // took 65 s instead of 8.)
 //
 // A rank whose share is less than two cores has no core to spare for the helper threads that
-// move its data (NCCL's proxy and socket threads, MPI progress): its host must not spin while
-// it waits for the GPU, or those threads get the core only when the scheduler preempts the
-// spin, a few milliseconds per hand-over. Such a rank waits for the GPU blocking (the CUDA
-// driver's cudaDeviceScheduleBlockingSync); TESSERA_CUDA_SYNC overrides the choice.
+// move its data (NCCL's proxy and network threads, MPI progress). Its host waits for the GPU
+// by polling and yielding the core between polls (the CUDA driver's cudaDeviceScheduleYield),
+// so those threads run whenever they have work. Measured on 2 H100s in the cross-node mode
+// (NCCL over sockets, one core per rank; docs/performance.md): the driver's default spin never
+// finished the BFS test in 100 s, nor did cudaDeviceScheduleBlockingSync (the waiting thread
+// sleeps, yet NCCL's proxy still stalled behind it); yield finished in 3.8 s against 3.3 s with
+// a core to spare. TESSERA_CUDA_SYNC overrides the choice.
 #include <mpi.h>
 
 #include <string>
@@ -24,7 +27,7 @@ namespace tessera::comm {
 
 class Context;
 
-enum class CudaSync { driver_default, spin, yield, blocking };
+enum class CudaSync { driver_default, spin, yield };
 const char* to_string(CudaSync s);
 
 struct HostThreads {

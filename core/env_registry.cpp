@@ -37,9 +37,9 @@ constexpr std::array kVariables{
              .help = "what [run] transport = \"auto\" picks for the cuda backend (an explicit deck value still "
                      "wins); it must be available: e.g. mpi to run every GPU test on a CUDA-aware MPI"},
     Variable{.name = "TESSERA_CUDA_SYNC", .type = choice, .scope = executable, .fallback = "auto",
-             .choices = "auto,spin,yield,blocking", .used_by = "run, bench, info, tests",
-             .help = "how a rank's host waits for its GPU: auto blocks (sleeps until the GPU is done) where the "
-                     "rank has fewer than 2 cores of its own, so the transport's helper threads keep the core, "
+             .choices = "auto,spin,yield", .used_by = "run, bench, info, tests",
+             .help = "how a rank's host waits for its GPU: auto polls and yields the core between polls where the "
+                     "rank has fewer than 2 cores of its own, so the transport's helper threads (NCCL's proxy) run, "
                      "and leaves the driver's spin elsewhere"},
     Variable{.name = "TESSERA_RANKS_PER_NODE", .type = integer, .scope = executable,
              .default_doc = "unset: the ranks of a host form one node", .min = 1, .used_by = "run, bench, info",
