@@ -23,6 +23,7 @@
 #include "io/agree.hpp"
 #include "io/checkpoint.hpp"
 #include "io/published.hpp"
+#include "io/units.hpp"
 #include "tessera/version.hpp"
 
 namespace tessera::app {
@@ -54,6 +55,21 @@ Backend choose_backend(comm::Context& ctx, const std::string& request_text, cons
     return Backend::cpu;
   }
   return mine;
+}
+
+// The step of the last output the run wrote before a checkpoint (-1: none), recorded in the
+// checkpoint so a restart at that step does not write the same step's output again.
+constexpr const char* kLastOutputDataset = "run/last_output";
+
+// On a restart: the step of the checkpointed run's last output. A checkpoint from before this
+// was recorded: assume the output cadence `out_every` of this deck.
+std::int64_t restored_last_output(comm::Context& ctx, const io::CheckpointReader& reader, std::int64_t step,
+                                  std::int64_t out_every) {
+  if (!reader.root().exists(kLastOutputDataset)) return out_every > 0 && step % out_every == 0 ? step : -1;
+  std::vector<std::int64_t> v = reader.read_1d_checked<std::int64_t>(kLastOutputDataset, 0, ctx.is_root() ? 1 : 0);
+  v.resize(1);
+  comm::broadcast(ctx, std::span<std::int64_t>(v));
+  return v[0];
 }
 
 std::filesystem::path checkpoint_dir(const deck::Deck& deck, const std::filesystem::path& output_dir) {
@@ -197,6 +213,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   solver->read_inputs();
   std::filesystem::path restart_path = options.restart;
   std::optional<io::CheckpointReader> reader;
+  std::int64_t last_output = -1;  // the step of the last output written (this run or the one it continues)
   if (!options.restart.empty()) {
     if (options.restart == "latest") {
       const auto newest = newest_checkpoint(ctx, ck_dir);
@@ -212,6 +229,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     log::info("restarted from {} at step {}{}, written by {} rank(s)", restart_path.string(), solver->step(),
               solver->has_time() ? fmt::format(" (t = {:.6g})", solver->time()) : std::string(),
               reader->manifest().ranks);
+    last_output = restored_last_output(ctx, *reader, solver->step(), deck.get_int("output.every"));
     reader.reset();  // closed before the run writes checkpoints next to it
   }
   run_dir.accept();
@@ -225,7 +243,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   const std::string deck_text = deck.to_toml();
 
   RunSummary summary;
-  std::int64_t last_output = -1, last_checkpoint = -1;
+  std::int64_t last_checkpoint = -1;
   auto write_output = [&] {
     TESSERA_PROFILE("run.output");
     solver->write_output();
@@ -245,6 +263,9 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     m.rng_state = solver->rng_state();
     io::CheckpointWriter writer(ctx, ck_dir, m.step, m);
     solver->write_checkpoint(writer);
+    const std::span<const std::int64_t> mine =
+        ctx.is_root() ? std::span<const std::int64_t>(&last_output, 1) : std::span<const std::int64_t>();
+    io::write_units(writer.write_1d_checked<std::int64_t>(kLastOutputDataset, mine, 0, 1), io::kDimensionless);
     writer.commit();
     checkpoints.prune();
     summary.last_checkpoint = checkpoints.path_for(m.step);
@@ -288,7 +309,10 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     }
     const std::int64_t s = solver->step();
     status.stepped(s, solver->time(), solver->work_per_step());
-    if (out_every > 0 && s % out_every == 0) write_output();
+    // The at-end output comes before a checkpoint at the last step, so that checkpoint records
+    // it and a restart from it does not write it again.
+    const bool last = done();
+    if ((out_every > 0 && s % out_every == 0) || (last && deck.get_bool("output.at_end"))) write_output();
     if (diag_every > 0 && s % diag_every == 0) {
       TESSERA_PROFILE("run.diagnostics");
       solver->diagnostics();

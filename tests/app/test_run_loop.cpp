@@ -94,6 +94,25 @@ TEST_F(RunLoop, RestartEqualsUninterruptedRunBitwise) {
   EXPECT_EQ(probe->restarts, 2);
 }
 
+// A restart at the step of the earlier run's last output does not write that output again:
+// at the final step, a multiple of output.every, and where the at-end output fell on a step
+// that is no multiple of output.every (the checkpoint there records it).
+TEST_F(RunLoop, RestartWritesNoOutputTwice) {
+  const auto ck = root / "out" / "checkpoints";
+  for (const char* cadences : {"[output]\nevery = 5\n[checkpoint]\nevery = 5\n",
+                               "[output]\nevery = 4\n[checkpoint]\nevery = 5\n"}) {
+    SCOPED_TRACE(cadences);
+    const auto d = deck(cadences);
+    run(d);
+    const auto at_end = run(d, io::checkpoint_path(ck, 10).string());
+    EXPECT_EQ(at_end.first_step, 10);
+    EXPECT_EQ(at_end.outputs, 0) << "the step-10 output was written again";
+    // From step 5 to 10: the outputs after 5 only (10, and 8 on the every-4 cadence).
+    const auto middle = run(d, io::checkpoint_path(ck, 5).string());
+    EXPECT_EQ(middle.outputs, std::string(cadences).find("every = 4") == std::string::npos ? 1 : 2);
+  }
+}
+
 TEST_F(RunLoop, DifferentSeedChangesTheState) {
   run(deck(""));
   const auto a = probe->state;

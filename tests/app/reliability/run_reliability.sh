@@ -478,6 +478,19 @@ SH
     expect_out "error: out of host memory: an allocation failed \(std::bad_alloc\)"
     ! grep -Eq "terminate called|Aborted|signal 6" last.txt || fail "an exception escaped an OpenMP region"
     ;;
+  restart_at_final_step)
+    # A restart from the checkpoint of the last step (output.at_end = true) writes no second
+    # snapshot for that step, and republishes none of the earlier ones.
+    run 2 run deck.toml --backend cpu
+    expect_rc 0
+    ls out/snapshot_*.h5 >before.txt
+    md5sum out/snapshot_*.h5 >sums.txt
+    run 2 run deck.toml --backend cpu --restart "$work/out/checkpoints/checkpoint_00000050.h5"
+    expect_rc 0
+    expect_out "restarted from .*checkpoint_00000050.h5 at step 50"
+    ls out/snapshot_*.h5 | diff before.txt - || fail "the restart at the final step wrote another snapshot"
+    md5sum -c --quiet sums.txt || fail "a snapshot changed"
+    ;;
   cli_unknown_option)
     run 2 run deck.toml --bogus
     expect_rc 2
