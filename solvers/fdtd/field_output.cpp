@@ -215,9 +215,14 @@ void FieldWriter::write(Stepper& stepper) {
       io::log_published(f.commit());
     }
     if (openpmd_) write_openpmd(s, step, t);
+    // In step order, once each: a restart rewrites a step's file in place, and the earlier
+    // run's later files stay on disk and listed.
     auto& steps = s.xdmf.steps;
-    while (!steps.empty() && steps.back().step >= step) steps.pop_back();
-    steps.push_back({step, t, final_path.filename().string()});
+    const auto at = std::lower_bound(steps.begin(), steps.end(), step,
+                                     [](const XdmfStep& e, std::int64_t st) { return e.step < st; });
+    const XdmfStep entry{step, t, final_path.filename().string()};
+    if (at != steps.end() && at->step == step) *at = entry;
+    else steps.insert(at, entry);
     comm::agree(ctx_, [&] {
       if (ctx_.is_root()) write_xdmf(s);
     });
@@ -292,8 +297,9 @@ void FieldWriter::write_xdmf(const Series& s) const {
   }
 }
 
-void FieldWriter::resume(std::int64_t step) {
-  // Only rank 0 writes the .xmf, so only it needs the list of earlier outputs.
+void FieldWriter::resume(std::int64_t /*step*/) {
+  // Only rank 0 writes the .xmf, so only it needs the list of earlier outputs: every file of
+  // the series on disk, those after the restart step too (they stay until rewritten).
   comm::agree(ctx_, [&] {
     if (!ctx_.is_root()) return;
     for (Series& s : series_) {
@@ -307,9 +313,9 @@ void FieldWriter::resume(std::int64_t step) {
               name.compare(name.size() - 3, 3, ".h5") != 0)
             continue;
           const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - 3);
-          if (digits.find_first_not_of("0123456789") != std::string::npos) continue;
+          if (digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
           const std::int64_t st = std::stoll(digits);
-          if (st <= step) found.push_back(st);
+          if (name == file_for(*s.spec, st).filename().string()) found.push_back(st);  // tessera's own name
         }
       std::sort(found.begin(), found.end());
       for (std::int64_t st : found)

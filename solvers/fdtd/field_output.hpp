@@ -50,7 +50,8 @@ class FieldWriter {
 
   // Collective.
   void write(Stepper& stepper);
-  // After a restart at `step`: the series lists the files of earlier outputs still on disk.
+  // After a restart at `step`: the series lists every file of it on disk, in step order
+  // (those of the earlier run after `step` too: they stay until the restart rewrites them).
   void resume(std::int64_t step);
 
   std::filesystem::path file_for(const VolumeSpec& v, std::int64_t step) const;

@@ -346,6 +346,31 @@ TEST_F(FdtdRun, RestartOnAnotherRankGridEqualsTheUninterruptedRun) {
   }
 }
 
+// A restart that ends before the earlier run did rewrites one field file; the XDMF index
+// still lists every field file on disk (the earlier run's later one too), in step order, once.
+TEST_F(FdtdRun, RestartKeepsTheLaterFieldFilesIndexed) {
+  run(deck({}));  // fields at steps 0, 12, 24
+  const auto s = run(deck({"run.steps=12"}), io::checkpoint_path(out() / "checkpoints", 10).string());
+  EXPECT_EQ(s.last_step, 12);
+  if (context().rank() != 0) return;
+  for (const char* file : {"fields.xmf", "fields_Hz.xmf"}) {
+    std::ifstream in(out() / file);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string x = text.str();
+    std::size_t previous = 0;
+    for (const char* h5 : {"fields_00000000.h5", "fields_00000012.h5", "fields_00000024.h5"}) {
+      const std::size_t at = x.find(h5);
+      ASSERT_NE(at, std::string::npos) << file << " does not list " << h5 << ":\n" << x;
+      EXPECT_GE(at, previous) << file << ": " << h5 << " out of step order";
+      previous = at;
+    }
+    std::size_t times = 0;
+    for (std::size_t at = x.find("<Time "); at != std::string::npos; at = x.find("<Time ", at + 1)) ++times;
+    EXPECT_EQ(times, std::string(file) == "fields.xmf" ? 6u * 3 : 3u) << file;
+  }
+}
+
 TEST_F(FdtdRun, RestartWithAnotherGridIsRefused) {
   run(deck({"run.steps=10"}));
   const auto d = deck({"fdtd.cells=[12, 10, 9]"});
