@@ -4,9 +4,12 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/cuda_check.hpp"
@@ -19,6 +22,8 @@ namespace {
 // Failure notices travel on their own communicator with this tag, so they never match
 // application traffic.
 constexpr int kFailureTag = 7001;
+constexpr int kAckTag = 7002;      // another rank saw the notice and stopped
+constexpr int kReleaseTag = 7003;  // the failing rank: every rank stopped, exit
 }  // namespace
 
 void check_mpi(int rc, const char* call, const char* file, int line) {
@@ -206,6 +211,53 @@ void Context::announce_failure(std::string_view message, ExitCode code) {
         MPI_SUCCESS)
       MPI_Request_free(&req);
   }
+}
+
+bool Context::await_acknowledgements(double seconds) {
+  std::vector<MPI_Request> acks;
+  std::vector<char> sink(static_cast<std::size_t>(size_), 0);
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    acks.emplace_back();
+    if (MPI_Irecv(&sink[static_cast<std::size_t>(r)], 1, MPI_CHAR, r, kAckTag, failure_comm_, &acks.back()) !=
+        MPI_SUCCESS)
+      return false;
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    int done = 0;
+    if (MPI_Testall(static_cast<int>(acks.size()), acks.data(), &done, MPI_STATUSES_IGNORE) != MPI_SUCCESS) return false;
+    if (done) return true;
+    RemoteFailure other;
+    if (poll_failure(other) || std::chrono::steady_clock::now() > deadline) return false;  // MPI_Abort follows
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void Context::release_acknowledged() {
+  char go = 1;
+  std::vector<MPI_Request> sends;
+  for (int r = 0; r < size_; ++r) {
+    if (r == rank_) continue;
+    sends.emplace_back();
+    MPI_Isend(&go, 1, MPI_CHAR, r, kReleaseTag, failure_comm_, &sends.back());
+  }
+  MPI_Waitall(static_cast<int>(sends.size()), sends.data(), MPI_STATUSES_IGNORE);  // each receiver waits for it
+}
+
+void Context::acknowledge_failure(int failed_rank) {
+  char ack = 1, go = 0;
+  MPI_Request req;
+  MPI_Isend(&ack, 1, MPI_CHAR, failed_rank, kAckTag, failure_comm_, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+  // Blocks: the failing rank either releases every rank or, past its deadline, aborts the job.
+  MPI_Recv(&go, 1, MPI_CHAR, failed_rank, kReleaseTag, failure_comm_, MPI_STATUS_IGNORE);
+}
+
+void Context::exit_now(int code) {
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::_Exit(code);
 }
 
 void Context::abort(ExitCode code) {

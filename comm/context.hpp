@@ -69,6 +69,20 @@ class Context {
   bool poll_failure(RemoteFailure& out);
   // Tells every other rank that this one failed (best effort, non-blocking).
   void announce_failure(std::string_view message, ExitCode code);
+  // A clean end after a failure outside an agreement point (comm/errors.hpp, run_guarded):
+  // the failing rank, after announce_failure, waits up to `seconds` for every other rank to
+  // acknowledge the notice; false when one did not in time or another rank announced a
+  // failure too (then MPI_Abort is the only end that cannot hang).
+  bool await_acknowledgements(double seconds);
+  // The failing rank, once every rank acknowledged: lets them exit.
+  void release_acknowledged();
+  // Every other rank, on the notice: acknowledges it to `failed_rank`, then waits until that
+  // rank releases it (or ends the job with MPI_Abort).
+  void acknowledge_failure(int failed_rank);
+  // Exits this process with `code` without MPI_Finalize (after the exchange above: tessera's
+  // communicator may hold a collective the failing rank never joined, so no collective and no
+  // finalize may follow).
+  [[noreturn]] void exit_now(int code);
   // Ends the whole job with `code` (MPI_Abort); every rank's process exits.
   [[noreturn]] void abort(ExitCode code);
   // Collective: every rank exits with `code` after a barrier, without MPI_Finalize. For

@@ -9,6 +9,10 @@
 #include "core/log.hpp"
 
 namespace tessera::comm {
+namespace {
+// How long a rank that failed outside an agreement point waits for the others to see it.
+constexpr double kAcknowledgeSeconds = 10.0;
+}  // namespace
 
 void all_ok(Context& ctx, bool ok, std::string_view message, ExitCode code) {
   // The lowest failing rank speaks for all: MIN over (ok ? size : rank).
@@ -90,22 +94,31 @@ int run_guarded(Context& ctx, const std::function<int()>& body) {
     }
     return static_cast<int>(ExitCode::input_error);
   } catch (const RemoteError& e) {
-    // Another rank failed while this one waited; it has printed its message and is ending the
-    // job. Rank 0 repeats the message so it is in the job's main output, then ends the job too.
+    // Another rank failed while this one waited: rank 0 prints its message (the failing rank
+    // stays silent while the others answer), every rank acknowledges, and once all have, all
+    // exit with its code. tessera's communicator may now hold a collective the failing rank
+    // never joined, so no collective and no MPI_Finalize follow: exit_now.
     if (ctx.rank() == 0) log::write(log::Level::error, false, fmt::format("rank {}: {}", e.failure().rank, e.what()));
-    ctx.abort(e.failure().code);
+    ctx.acknowledge_failure(e.failure().rank);
+    ctx.exit_now(static_cast<int>(e.failure().code));
   } catch (const std::exception& e) {
     const ExitCode code = exit_code_for(e);
     const std::string message = failure_message(e);
-    log::error("{}", message);
-    ctx.announce_failure(message, code);
-    if (ctx.size() > 1) {
-      // Give ranks waiting in tessera's collectives a moment to receive the notice and print
-      // it on rank 0 before the job is torn down.
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-      ctx.abort(code);
+    if (ctx.size() == 1) {
+      log::error("{}", message);
+      return static_cast<int>(code);
     }
-    return static_cast<int>(code);
+    ctx.announce_failure(message, code);
+    // The others see the notice in their next tessera collective or transport wait. A rank
+    // that does not answer in time sits where it cannot see it (a raw MPI or HDF5 collective,
+    // a long kernel) or failed too: MPI_Abort then ends the job, so nothing hangs.
+    if (ctx.await_acknowledgements(kAcknowledgeSeconds)) {
+      if (ctx.rank() == 0) log::error("{}", message);
+      ctx.release_acknowledged();
+      ctx.exit_now(static_cast<int>(code));
+    }
+    log::error("{}", message);
+    ctx.abort(code);
   }
 }
 

@@ -7,9 +7,13 @@
 //     run_guarded() then has rank 0 print it and every rank return that code after a clean
 //     MPI_Finalize. Use this around work where ranks can fail independently (parsing a deck on
 //     rank 0, opening files, allocating memory).
-//  2. Anything else: the failing rank prints its message, announces the failure on a private
-//     channel and aborts the job with its code. Ranks waiting in tessera's collectives and
-//     transports (which poll that channel) throw RemoteError; rank 0 prints the message.
+//  2. Anything else (a std::bad_alloc, a failed write on one rank): the failing rank announces
+//     the failure on a private channel. Ranks waiting in tessera's collectives and transports
+//     (which poll that channel) throw RemoteError, acknowledge it and wait; rank 0 prints the
+//     message once. When every rank acknowledged within 10 s, all exit with the failing rank's
+//     code (no MPI_Finalize: a collective the failing rank never joined may be pending).
+//     Otherwise (a rank in a raw MPI or HDF5 collective, which cannot poll; two ranks failing
+//     at once) the failing rank prints the message and ends the job with MPI_Abort.
 #include <functional>
 #include <stdexcept>
 #include <string>
@@ -77,6 +81,8 @@ void agree(Context& ctx, F&& fn) {
     throw;  // already agreed by a nested agreement point
   } catch (const AgreedInputError&) {
     throw;
+  } catch (const RemoteError&) {
+    throw;  // another rank failed and takes no part in this agreement (run_guarded ends the run)
   } catch (const std::exception& e) {
     ok = false;
     message = failure_message(e);
