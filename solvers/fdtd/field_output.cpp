@@ -286,15 +286,20 @@ void FieldWriter::write_collocated(const Series& s, const io::Group& root, doubl
 }
 
 void FieldWriter::write_xdmf(const Series& s) const {
-  const std::filesystem::path series = dir_ / (s.spec->name + ".xmf");
-  io::publish_text_file(series, xdmf_text(s.xdmf));
-  io::log_published(series);
-  if (s.spec->collocated) return;
-  for (std::size_t g = 0; g < s.xdmf.grids.size(); ++g) {
-    const std::filesystem::path grid = dir_ / (s.spec->name + "_" + s.xdmf.grids[g].name + ".xmf");
-    io::publish_text_file(grid, xdmf_grid_text(s.xdmf, g));
-    io::log_published(grid);
+  // ParaView's default reader (Xdmf3 Reader S) flattens a file of several grids into pieces of
+  // one block: colouring a staggered volume's file by one component painted the other
+  // components' pieces grey. So a staggered volume writes one file per component (its own
+  // nodes, its own times), which every reader shows; a collocated volume one file, one grid.
+  std::vector<std::filesystem::path> files;
+  if (s.spec->collocated) files.push_back(dir_ / (s.spec->name + ".xmf"));
+  for (std::size_t g = 0; g < s.xdmf.grids.size() && !s.spec->collocated; ++g) {
+    files.push_back(dir_ / (s.spec->name + "_" + s.xdmf.grids[g].name + ".xmf"));
+    io::publish_text_file(files.back(), xdmf_grid_text(s.xdmf, g));
   }
+  if (s.spec->collocated) io::publish_text_file(files.front(), xdmf_text(s.xdmf));
+  for (const auto& f : files) io::log_published(f);
+  // Once, at the series' first output: which file a user opens.
+  if (s.xdmf.steps.size() == 1) io::log_published(files.front(), "open in ParaView or VisIt:");
 }
 
 void FieldWriter::resume(std::int64_t /*step*/) {

@@ -1,8 +1,9 @@
 #pragma once
 // Field outputs ([[fdtd.volume]]): at each output step, one HDF5 file per volume,
 // <dir>/<name>_<step, 8 digits>.h5, at its global (sampled) size, and XDMF sidecars describing
-// every output so far (solvers/fdtd/xdmf.hpp): <name>.xmf and, for a staggered volume,
-// <name>_<component>.xmf per component.
+// every output so far (solvers/fdtd/xdmf.hpp): <name>.xmf for a collocated volume,
+// <name>_<component>.xmf per component for a staggered one (one grid per file, which
+// ParaView's default reader shows; the first output logs which file to open).
 //
 // Staggered (default): one dataset per chosen component, (nz, ny, nx) of its own nodes
 // (h5py: f["Ez"][k, j, i] is node (i, j, k)). Along an axis where the component has nodes on

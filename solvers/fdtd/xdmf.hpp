@@ -5,7 +5,8 @@
 // so each has its own origin and, at the high walls, its own number of points); a collocated
 // volume has one grid holding the vectors E and H at the cell centres. Two kinds of file:
 //
-//  - xdmf_text(): <name>.xmf, every grid of the volume. The Domain holds one temporal
+//  - xdmf_text(): every grid of the volume; written as <name>.xmf for a collocated volume (one
+//    grid) only, since ParaView's default reader cannot show a file of several grids. The Domain holds one temporal
 //    collection per grid, named after it ("Ez", "Hx", ...; the volume's name for a collocated
 //    grid), whose uniform grids carry the same name. Every grid is filed under the output's
 //    time (E's: t = step dt), so each reader finds every grid at every time step; what a grid's
@@ -14,8 +15,8 @@
 //    ParaView's "XDMF Reader" delivers a multiblock with blocks named "Ez", "Hx", ... that
 //    ExtractBlock picks by name at every time step; "Xdmf3 Reader (T)" delivers the same blocks
 //    unnamed, in this order (Block0 = the first grid); "Xdmf3 Reader (S)" flattens a file of
-//    several grids into the unnamed pieces of one block, which nothing can pick apart: for it,
-//    the per-grid files below.
+//    several grids into the unnamed pieces of one block, which nothing can pick apart, and
+//    colouring by one component paints the other pieces grey: hence the per-grid files below.
 //  - xdmf_grid_text(): <name>_<grid>.xmf, one temporal collection of one grid, whose Time
 //    values are the grid's own (H: t - dt/2). Every reader opens it as one plain uniform grid.
 #include <array>
