@@ -1,6 +1,8 @@
 """N-body outputs: energy and momentum from diagnostics.h5, projected density of a snapshot."""
 import os
 
+import numpy as np
+
 from .cli import UsageError
 from .h5files import columns, dataset, open_h5, plot_path, pyplot, save
 
@@ -102,6 +104,7 @@ def density(args):
     axis = "xyz".index(args.axis)
     with open_h5(args.snapshot, SNAP) as f:
         x, m, types, time = _bodies(f, args.snapshot, args.part_type)
+        f_units = {k: float(v) for k, v in f["Units"].attrs.items()} if "Units" in f else {}
     n = len(m)
     if n == 0:
         raise UsageError(f"{args.snapshot}: the snapshot holds no bodies")
@@ -119,23 +122,22 @@ def density(args):
     print(f"half-mass radius = {rhalf:.4g} (about the centre of mass)")
 
     u, v = [i for i in range(3) if i != axis]
-    # Pixels from N: about 4 bodies per pixel of a uniform image (sqrt(N)/2 per side), 16..512.
-    bins = args.bins or int(np.clip(round(np.sqrt(n) / 2), 16, 512))
+    # Pixels from N: about 2 sqrt(N) per side (90 for N = 2048), 64..512; sparse pixels stay black.
+    bins = args.bins or int(np.clip(round(2 * np.sqrt(n)), 64, 512))
     if args.extent:
         centre = (com[u], com[v])
         half = args.extent
         frame = "about the centre of mass (--extent)"
-    else:  # the square about the bodies' bounding box that holds all of them (all of the mass)
-        lo = np.array([x[:, u].min(), x[:, v].min()])
-        hi = np.array([x[:, u].max(), x[:, v].max()])
-        centre = tuple(0.5 * (lo + hi))
-        half = 0.5 * float((hi - lo).max()) * 1.02 or max(1.0, float(np.abs(lo).max()))
-        frame = "around every body"
+    else:  # robust: about the median body, out to the 90th percentile of the bodies' distance
+        centre = (float(np.median(x[:, u])), float(np.median(x[:, v])))
+        reach = np.maximum(np.abs(x[:, u] - centre[0]), np.abs(x[:, v] - centre[1]))
+        half = 1.1 * float(np.percentile(reach, 90)) or max(1.0, float(reach.max()))
+        frame = "about the median body, to 1.1 x the 90th percentile of its distance (--extent sets it)"
     edges_u = np.linspace(centre[0] - half, centre[0] + half, bins + 1)
     edges_v = np.linspace(centre[1] - half, centre[1] + half, bins + 1)
     img, _, _ = np.histogram2d(x[:, u], x[:, v], bins=[edges_u, edges_v], weights=m)
     pixel = (2 * half / bins) ** 2
-    sigma = img.T / pixel  # surface density, rows along v
+    sigma = _smooth(img.T / pixel)  # surface density, rows along v
     inside = img.sum()
     print(f"projected along {args.axis}: {bins} x {bins} pixels"
           f"{'' if args.bins else f' (from N = {n}; --bins sets it)'} over "
@@ -146,16 +148,47 @@ def density(args):
     from matplotlib.colors import LogNorm
 
     fig, ax = plt.subplots(figsize=(5.5, 5))
-    positive = sigma[sigma > 0]
-    norm = LogNorm(vmin=positive.min(), vmax=positive.max()) if positive.size and positive.max() > positive.min() else None
-    im = ax.imshow(np.where(sigma > 0, sigma, np.nan), origin="lower", norm=norm, cmap="magma",
+    positive = sigma[sigma > 1e-3 * sigma.max()]
+    norm = LogNorm(vmin=positive.min(), vmax=positive.max(), clip=True) if positive.size and positive.max() > positive.min() else None
+    im = ax.imshow(np.where(sigma >= positive.min(), sigma, np.nan) if positive.size else sigma, origin="lower", norm=norm, cmap="magma",
                    extent=[edges_u[0], edges_u[-1], edges_v[0], edges_v[-1]], interpolation="nearest")
     ax.set_facecolor("black")
-    ax.set_xlabel("xyz"[u])
-    ax.set_ylabel("xyz"[v])
+    length, mass = _unit_names(f_units)
+    ax.set_xlabel(f"{'xyz'[u]} [{length}]")
+    ax.set_ylabel(f"{'xyz'[v]} [{length}]")
     ax.set_title(f"{os.path.basename(args.snapshot)}  t = {time:.4g}  N = {n}", fontsize=8)
-    fig.colorbar(im, ax=ax, label="surface density (mass / length$^2$)")
+    fig.colorbar(im, ax=ax, label=f"surface density [{mass} / {length}$^2$]")
     save(fig, plot_path(args.output, args.snapshot, f"density_{args.axis}"))
+
+
+def _smooth(a):
+    """A Gaussian of 1 pixel (mass-conserving inside): 2 sqrt(N) pixels per side hold about a
+    quarter body each, which unsmoothed is speckle rather than a density."""
+    k = np.exp(-0.5 * np.arange(-3, 4) ** 2)
+    k /= k.sum()
+    a = np.apply_along_axis(lambda r: np.convolve(r, k, mode="same"), 0, a)
+    return np.apply_along_axis(lambda r: np.convolve(r, k, mode="same"), 1, a)
+
+
+# Names of SWIFT's /Units (cgs) that astronomers read at a glance.
+_LENGTHS = {"pc": 3.0856775814913673e18, "kpc": 3.0856775814913673e21, "Mpc": 3.0856775814913673e24,
+            "AU": 1.495978707e13, "cm": 1.0, "m": 100.0, "km": 1e5}
+_MSUN = 1.98841e33
+
+
+def _unit_names(units):
+    """("kpc", "1e10 M$_\\odot$") from a snapshot's /Units; ("code length", "code mass") without it."""
+    ul, um = units.get("Unit length in cgs (U_L)"), units.get("Unit mass in cgs (U_M)")
+    length = next((k for k, c in _LENGTHS.items() if ul and abs(ul / c - 1) < 1e-4), None)
+    if length is None:
+        length = f"{ul:.4g} cm" if ul else "code length"
+    if not um:
+        return length, "code mass"
+    ratio = um / _MSUN
+    exp = round(np.log10(ratio)) if ratio > 0 else 0
+    if abs(ratio / 10.0**exp - 1) < 1e-3:
+        return length, "M$_\\odot$" if exp == 0 else f"10$^{{{exp}}}$ M$_\\odot$"
+    return length, f"{um:.4g} g"
 
 
 def register(sub):
@@ -168,10 +201,10 @@ def register(sub):
     p.add_argument("-o", "--output", help="PNG (default: beside SNAPSHOT, <run>_<snapshot>_density_<axis>.png)")
     p.add_argument("--axis", choices=["x", "y", "z"], default="z", help="projection axis (default z)")
     p.add_argument("--bins", type=_positive_int,
-                   help="pixels per side (default from N: sqrt(N)/2, at least 16, at most 512)")
+                   help="pixels per side (default from N: 2 sqrt(N), at least 64, at most 512)")
     p.add_argument("--extent", type=float, default=0.0,
-                   help="half width of the image about the centre of mass (default: the square around every "
-                        "body, all of the mass)")
+                   help="half width of the image about the centre of mass (default: about the median body, "
+                        "1.1 x the 90th percentile of the bodies' distance, so outliers do not frame it)")
     p.add_argument("--part-type", type=int, action="append", choices=range(6), metavar="K",
                    help="read /PartType<K> only (repeatable; default: every type present)")
     p.set_defaults(run=density)
