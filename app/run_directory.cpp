@@ -216,6 +216,13 @@ void RunDirectory::claim(comm::Context& ctx, const deck::Deck& deck, const RunDi
     run_id_ = fmt::format("{}-{}-{}", started, host, ::getpid());
     identity_ = fmt::format("run_id = \"{}\"\npid = {}\nhost = {}\nstarted = \"{}\"\n", run_id_, ::getpid(),
                             toml_quoted(host), started);
+    // The lock names its holder from the moment it is taken, so a second run refused while
+    // this one still reads its inputs names this run. A refused start puts the earlier
+    // contents back (undo_failed_start): nothing of the directory changes before accept().
+    lock_before_ = read_small_file(lock);
+    if (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, identity_.data(), identity_.size(), 0) < 0)
+      log::warn("could not record this run in {}: {}", lock.string(), std::strerror(errno));
+    wrote_lock_ = true;
 
     created_checkpoint_dir_ = !fs::exists(r.checkpoint_dir);
     prepare_writable(r.checkpoint_dir, fmt::format("checkpoint directory ({})", deck.where("checkpoint.dir")));
@@ -354,6 +361,9 @@ void RunDirectory::undo_failed_start() {
   if (created_checkpoint_dir_ && fs::is_empty(checkpoint_dir_, ec)) fs::remove(checkpoint_dir_, ec);
   if (!accepted_) {
     if (created_lock_ && lock_fd_ >= 0) fs::remove(output_dir_ / kRunLockFile, ec);  // still ours until closed
+    else if (wrote_lock_ && lock_fd_ >= 0 &&
+             (::ftruncate(lock_fd_, 0) != 0 || ::pwrite(lock_fd_, lock_before_.data(), lock_before_.size(), 0) < 0))
+      log::warn("could not restore {}: {}", (output_dir_ / kRunLockFile).string(), std::strerror(errno));
     if (created_output_dir_ && fs::is_empty(output_dir_, ec)) fs::remove(output_dir_, ec);
     return;
   }

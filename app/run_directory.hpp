@@ -1,7 +1,9 @@
 #pragma once
 // The output directory of one run, guarded:
 //  - a lock (.tessera.lock, held by rank 0 with flock for the whole run) so two runs never
-//    write into one directory at once: a second run is refused at start-up, naming the first;
+//    write into one directory at once: a second run is refused at start-up, naming the first
+//    (the lock's contents name its holder from the moment it is taken; a refused start puts
+//    the earlier contents back);
 //  - an identity (tessera_run.toml: run id, solver, host, ranks, start time, command line),
 //    rewritten by every run that is accepted there, and the list of the files the run (and
 //    the runs it continues) published, appended as they are published ([[file]] path = ...);
@@ -14,7 +16,7 @@
 //    solver set-up were accepted (a refused deck leaves nothing behind), and probed for
 //    writing at once (a read-only directory is refused before any work, not after it).
 // Two steps: the constructor checks, creates what is missing and takes the lock, but deletes
-// and rewrites nothing; the caller then reads the inputs and, on a restart, opens the
+// and rewrites nothing (except the lock's contents, restored when the run is refused); the caller then reads the inputs and, on a restart, opens the
 // checkpoint and lets the solver read its state (and, once its checks passed, reopen its
 // series files), and only accept() deletes (--overwrite) and writes the lock's and the
 // manifest's contents. A run refused in between leaves the directory as it found it.
@@ -72,6 +74,8 @@ class RunDirectory {
   bool observing_ = false;              // this object is the publish observer (rank 0)
   bool created_output_dir_ = false, created_checkpoint_dir_ = false, created_lock_ = false;
   bool accepted_ = false, wrote_manifest_ = false;
+  std::string lock_before_;  // the lock's contents before this run took it, restored if refused
+  bool wrote_lock_ = false;
   int uncaught_at_start_ = 0;
 };
 

@@ -491,6 +491,29 @@ SH
     ls out/snapshot_*.h5 | diff before.txt - || fail "the restart at the final step wrote another snapshot"
     md5sum -c --quiet sums.txt || fail "a snapshot changed"
     ;;
+  lock_names_current_holder)
+    # A run still reading its inputs (a large graph file, before its directory is accepted)
+    # holds the lock; a second run is refused naming that run, not the one before it.
+    printf '[run]\nsolver = "bfs"\noutput_dir = "%s/out"\n[bfs]\nroots = [0]\n[bfs.graph]\nsource = "edge_list"\nfile = "%s/edges.txt"\n' \
+      "$work" "$work" >bfs.toml
+    printf '0 1\n1 2\n' >edges.txt
+    run 1 run bfs.toml --backend cpu
+    expect_rc 0
+    earlier=$(sed -n 's/^run_id = "\(.*\)"$/\1/p' out/tessera_run.toml)
+    awk 'BEGIN { for (i = 0; i < 3000000; i++) print i, (i * 7919 + 1) % 3000000 }' >big.txt
+    timeout 120 "$mpiexec" -n 1 $preflags "$tessera" run bfs.toml --backend cpu --overwrite \
+      --set bfs.graph.file=\"$work/big.txt\" >first.txt 2>&1 &
+    first=$!
+    for _ in $(seq 500); do flock -n out/.tessera.lock true || break; sleep 0.01; done
+    run 1 run bfs.toml --backend cpu --overwrite
+    wait $first
+    cat first.txt
+    expect_rc 2
+    expect_out "is in use by another tessera run \(run .*pid [0-9]+"
+    ! grep -Fq "run $earlier," last.txt || fail "the refusal names the earlier run $earlier, not the one holding the lock"
+    grep -q "in use by another tessera run (run [^,]*-$(sed -n 's/.*pid \([0-9]*\) on.*/\1/p' last.txt)," last.txt ||
+      fail "the run id and the pid named disagree"
+    ;;
   cli_unknown_option)
     run 2 run deck.toml --bogus
     expect_rc 2
