@@ -343,6 +343,7 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
   summary.time = solver->time();
   {
     TESSERA_PROFILE("run.finish");
+    solver->synchronize();  // the steps queued on a GPU are in the closing line's wall time
     status.finish(summary.last_step, summary.time);
     solver->summary();
   }

@@ -51,6 +51,10 @@ class Solver {
   virtual void initialize() = 0;                             // fresh start from the deck
   virtual void restart(io::CheckpointReader& checkpoint) = 0;  // continue (any rank count)
   virtual void advance() = 0;                                // one step
+  // Waits for the work advance() queued (a GPU's kernels), so that the loop's clock reads true
+  // times: the run loop calls it before its closing line. Solvers whose steps end on the host
+  // need nothing here.
+  virtual void synchronize() {}
   virtual std::int64_t step() const = 0;                     // steps completed
   virtual double time() const = 0;                           // simulated time after step()
   // A solver whose work has a natural end (all BFS roots done) says so; time steppers run to

@@ -20,6 +20,7 @@ class FdtdSolver final : public Solver {
   void initialize() override;
   void restart(io::CheckpointReader& checkpoint) override;
   void advance() override;
+  void synchronize() override { stepper_->engine().synchronize(); }
   std::int64_t step() const override { return stepper_->steps(); }
   double time() const override { return stepper_->time(); }
   void write_output() override;

@@ -278,20 +278,20 @@ class SpmvSolver final : public Solver {
     }
     if (p_.verify && has_y_ && !verified_) verify();
     if (times_.empty()) return;
-    MultiplyTimes mean;
-    std::vector<double> totals;
+    // Medians, like the total: the first multiply also sets up the transport's connections
+    // (NCCL's are made lazily), which a mean would spread over all of them.
+    std::vector<double> totals, pack, local, wait, ghost;
     for (const MultiplyTimes& t : times_) {
       totals.push_back(t.total());
-      const double n = static_cast<double>(times_.size());
-      mean.pack += t.pack / n;
-      mean.local += t.local / n;
-      mean.wait += t.wait / n;
-      mean.ghost += t.ghost / n;
+      pack.push_back(t.pack);
+      local.push_back(t.local);
+      wait.push_back(t.wait);
+      ghost.push_back(t.ghost);
     }
     const double med = comm::allreduce(ctx_, median(totals), comm::Op::max);
-    double phases[4] = {mean.pack, mean.local, mean.wait, mean.ghost};
+    double phases[4] = {median(pack), median(local), median(wait), median(ghost)};
     comm::allreduce_inplace(ctx_, std::span<double>(phases, 4), comm::Op::max);
-    log::info("spmv: {} multiplies, median {:.3f} ms = {:.3f} GFLOP/s ({} ranks); phases (mean, slowest rank): pack "
+    log::info("spmv: {} multiplies, median {:.3f} ms = {:.3f} GFLOP/s ({} ranks); phases (median, slowest rank): pack "
               "{:.3f} ms, local block {:.3f} ms, ghost wait {:.3f} ms, ghost block {:.3f} ms",
               times_.size(), med * 1e3, med > 0 ? 2.0 * static_cast<double>(a_.nnz) / med / 1e9 : 0.0, ctx_.size(),
               phases[0] * 1e3, phases[1] * 1e3, phases[2] * 1e3, phases[3] * 1e3);
