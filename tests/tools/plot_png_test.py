@@ -1,6 +1,8 @@
 """Plots as a person sees them: tessera-post writes the PNG, this opens it.
 
-    /usr/bin/python3 tests/tools/plot_png_test.py TESSERA_POST WORK_DIR
+    /usr/bin/python3 tests/tools/plot_png_test.py TESSERA_POST WORK_DIR [CASE ...]
+
+CASE: nbody-density (the default), fdtd-probes, fdtd-energy.
 
 nbody-density on a SWIFT-style snapshot (N = 2048, kpc and 1e10 Msun in /Units, a Plummer-like
 cluster plus far outliers): the PNG has a sane size, is not one colour, the cluster fills the
@@ -55,7 +57,127 @@ def png_stats(path):
     return w, h, colours, img
 
 
-def main():
+def captured(module, fn, args):
+    """The figure FN would save (module.save replaced), and what it printed."""
+    import contextlib
+    import io
+
+    figs = []
+    keep = module.save
+    module.save = lambda fig, path: figs.append(fig)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            fn(args)
+    finally:
+        module.save = keep
+    return figs[0], out.getvalue()
+
+
+def inside_canvas(fig, texts):
+    """Every text of TEXTS lies inside the PNG that save() writes (the tight bbox)."""
+    fig.tight_layout()
+    r = fig.canvas.get_renderer()
+    canvas = fig.get_tightbbox(r).transformed(fig.dpi_scale_trans)
+    for t in texts:
+        b = t.get_window_extent(r)
+        if b.x0 < canvas.x0 - 1 or b.y0 < canvas.y0 - 1 or b.x1 > canvas.x1 + 1 or b.y1 > canvas.y1 + 1:
+            fail(f"text {t.get_text()!r} at {b} outside the canvas {canvas}")
+
+
+def write_png(subcommand, source, png, *extra):
+    out = subprocess.run([sys.executable, POST, subcommand, source, *extra, "-o", png], capture_output=True, text=True)
+    print(out.stdout + out.stderr)
+    if out.returncode != 0 or not os.path.exists(png):
+        fail(f"{subcommand} did not write its PNG")
+    w, h, colours, _ = png_stats(png)
+    if not (400 <= w <= 2000 and 300 <= h <= 2000):
+        fail(f"{png}: {w} x {h} pixels")
+    if colours < 20:
+        fail(f"{png}: {colours} colours: (nearly) one colour")
+    return w, h, colours, out.stdout
+
+
+# The PEC cavity's first resonances (inputs/fdtd/pec_cavity.toml, 1 mm cells), GHz; the first
+# three ring in both probe columns, as they do in the cavity, the rest in one.
+CAVITY_GHZ = {"p.Ez": [9.753, 14.551, 16.206, 17.314, 18.729, 19.486, 20.115],
+              "p.Hx": [9.753, 14.551, 16.206, 18.729, 19.486, 21.636, 23.209, 25.623]}
+
+
+def probes_file(path, n=20000, dt=1.90657e-12):
+    t = np.arange(n) * dt
+    cols = [np.arange(n), t]
+    rng = np.random.default_rng(3)
+    for name, ghz in CAVITY_GHZ.items():
+        cols.append(sum(rng.uniform(0.5, 1.0) * np.sin(2 * np.pi * f * 1e9 * t + rng.uniform(0, 6)) for f in ghz))
+    with h5py.File(path, "w") as f:
+        f["probes"] = np.column_stack(cols)
+        f["probes"].attrs["columns"] = np.array([c.encode() for c in ["step", "time", *CAVITY_GHZ]])
+        # 3 energy rows: the source's rise, its end and one more (diagnostics.every = 10000).
+        w = np.array([0.0, 4.4857e-11, 4.4850e-11])
+        f["energy"] = np.column_stack([[0, 10000, 20000], [0, 1.9e-8, 3.8e-8], w / 2, w / 2, w])
+        f["energy"].attrs["columns"] = np.array([c.encode() for c in ["step", "time", "electric", "magnetic",
+                                                                       "total"]])
+
+
+def fdtd_probes():
+    import argparse
+    from tessera_post import fdtd
+
+    src = os.path.join(WORK, "probes.h5")
+    probes_file(src)
+    png = os.path.join(WORK, "probes.png")
+    w, h, colours, _ = write_png("fdtd-probes", src, png)
+    fig, text = captured(fdtd, fdtd.probes, argparse.Namespace(probes=src, column=None, threshold=0.02, max_peaks=8,
+                                                               fmax=0.0, pad=8, output=png))
+    series, spectrum = fig.axes[:2]
+    # Not solid ink: no artist of the time panel draws more than ~2000 points.
+    drawn = [len(line.get_xdata()) for line in series.lines]
+    drawn += [len(p.vertices) // 2 for c in series.collections for p in c.get_paths()]
+    if not drawn or max(drawn) > 2100:
+        fail(f"the time-series panel draws {drawn} points per artist for 20000 samples: solid ink")
+    # One label per resonance (9.753 is in both columns: labelled once), none overlapping another.
+    labels = [a for a in spectrum.texts]
+    names = [a.get_text() for a in labels]
+    if len(names) != len(set(names)):
+        fail(f"duplicate peak labels {sorted(names)}")
+    expected = sorted(set(f for ghz in CAVITY_GHZ.values() for f in ghz))
+    if len(names) != len(expected):
+        fail(f"{len(names)} peak labels {sorted(names)} for the {len(expected)} resonances {expected}")
+    fig.tight_layout()
+    r = fig.canvas.get_renderer()
+    boxes = [(a.get_text(), a.get_window_extent(r)) for a in labels]
+    for i, (ta, ba) in enumerate(boxes):
+        for tb, bb in boxes[i + 1:]:
+            if ba.overlaps(bb):
+                fail(f"peak labels {ta!r} and {tb!r} overlap ({ba} and {bb})")
+    if "peaks marked" not in spectrum.get_title():
+        fail(f"spectrum title {spectrum.get_title()!r}")
+    inside_canvas(fig, labels + [series.xaxis.label, series.yaxis.label, spectrum.xaxis.label,
+                                 spectrum.yaxis.label, spectrum.title, series.title])
+    print(f"fdtd-probes: {w} x {h} PNG, {colours} colours, at most {max(drawn)} points per time-series artist, "
+          f"{len(names)} peak labels, none overlapping, inside the canvas: OK")
+
+
+def fdtd_energy():
+    import argparse
+    from tessera_post import fdtd
+
+    src = os.path.join(WORK, "probes.h5")
+    probes_file(src)
+    png = os.path.join(WORK, "energy.png")
+    w, h, colours, text = write_png("fdtd-energy", src, png)
+    if "too few rows" not in text or "a loss, not a drift" in text or "\ndrift:" in text:
+        fail("3 energy rows: expected 'too few rows', no verdict of a loss or a drift")
+    fig, _ = captured(fdtd, fdtd.energy, argparse.Namespace(probes=src, source_end=None, output=png))
+    a1, a2 = fig.axes[:2]
+    if a2.lines or "too few rows" not in a2.get_title():
+        fail(f"the after-the-source panel: {len(a2.lines)} line(s), title {a2.get_title()!r}")
+    inside_canvas(fig, [a1.yaxis.label, a2.xaxis.label, a2.title] + a2.texts)
+    print(f"fdtd-energy: {w} x {h} PNG, {colours} colours, 3 rows: 'too few rows', no verdict, inside the canvas: OK")
+
+
+def nbody_density():
     snap = os.path.join(WORK, "snapshot_0001.h5")
     snapshot(snap)
     png = os.path.join(WORK, "density.png")
@@ -106,5 +228,8 @@ def main():
     print(f"nbody-density: {w} x {h} PNG, {colours} colours, labels {ax.get_xlabel()!r} inside the canvas: OK")
 
 
+CASES = {"nbody-density": nbody_density, "fdtd-probes": fdtd_probes, "fdtd-energy": fdtd_energy}
+
 if __name__ == "__main__":
-    main()
+    for case in sys.argv[3:] or ["nbody-density"]:
+        CASES[case]()

@@ -148,6 +148,54 @@ def _peaks(freqs, mag, pad, threshold, lowest_bin):
     return [(fr, rel) for fr, rel, _ in found]
 
 
+# The time-series panel draws at most this many columns: 20000 samples of a ringing cavity
+# drawn as a line are solid ink; the min..max of each time bin shows the envelope instead.
+ENVELOPE_COLUMNS = 1000
+
+
+def _envelope(t, x, columns):
+    """Centre time, min and max of X in COLUMNS equal bins of samples."""
+    import numpy as np
+
+    edges = np.linspace(0, len(x), columns + 1).astype(int)
+    tc = np.array([0.5 * (t[a] + t[b - 1]) for a, b in zip(edges[:-1], edges[1:])])
+    lo = np.minimum.reduceat(x, edges[:-1])
+    hi = np.maximum.reduceat(x, edges[:-1])
+    return tc, lo, hi
+
+
+def _peak_labels(peaks, width):
+    """[(freq, rel, signal)] -> [(freq, highest rel, [signals])]: peaks of several signals closer
+    than WIDTH (Hz) are one resonance."""
+    merged = []
+    for fr, rel, who in sorted(peaks):
+        if merged and fr - merged[-1][0] <= width:
+            f0, r0, w0 = merged[-1]
+            merged[-1] = (f0, max(r0, rel), w0 + [who])
+        else:
+            merged.append((fr, rel, [who]))
+    return [(fr, rel, sorted(set(who))) for fr, rel, who in merged]
+
+
+def _place_labels(fig, ax, labels):
+    """Text labels above points [(x, y, colour, text)]; a label that would overlap one already
+    placed goes up a row (resonances 0.5 GHz apart are closer than their labels are wide)."""
+    fig.tight_layout()  # what save() does: overlaps are measured where the axes end up
+    placed = []
+    renderer = fig.canvas.get_renderer()
+    for x, y, colour, txt in sorted(labels):
+        dy = 4
+        while True:
+            a = ax.annotate(txt, (x, y), textcoords="offset points", xytext=(0, dy), ha="center",
+                            fontsize=6, color=colour)
+            box = a.get_window_extent(renderer).expanded(1.05, 1.0)
+            if not any(box.overlaps(b) for b in placed) or dy > 80:
+                placed.append(box)
+                break
+            a.remove()
+            dy += 7
+
+
 def probes(args):
     """Probe signals and their spectra; the resonance peaks of each signal."""
     import numpy as np
@@ -213,32 +261,48 @@ def probes(args):
 
     plt = pyplot()
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(7, 6))
+    env = n > ENVELOPE_COLUMNS
     for i, name in enumerate(signals):
         colour = f"C{i % 10}"
         x = rows[:, col[name]]
         scale = float(np.abs(x).max()) or 1.0
-        a1.plot(t * 1e9, x / scale, lw=0.7, color=colour, label=f"{name} (max {scale:.3g})")
+        label = f"{name} (max {scale:.3g})"
+        if env:
+            tc, lo, hi = _envelope(t, x / scale, ENVELOPE_COLUMNS)
+            a1.fill_between(tc * 1e9, lo, hi, color=colour, alpha=0.45, lw=0, label=label)
+        else:
+            a1.plot(t * 1e9, x / scale, lw=0.7, color=colour, label=label)
         mag = spectra[name][keep]
         # Normalised to the strongest peak (the scale the relative amplitudes are given in).
         top = mag[lowest:].max() if len(mag) > lowest and mag[lowest:].max() > 0 else (mag.max() or 1.0)
-        a2.semilogy(freqs[keep] / 1e9, mag / top, lw=0.8, color=colour, label=name)
+        a2.semilogy(freqs[keep] / 1e9, mag / top, lw=0.8, color=colour)
         if found[name]:
             fr = np.array([p[0] for p in found[name]])
             rel = np.array([p[1] for p in found[name]])
             a2.plot(fr / 1e9, rel * 1.4, "v", color=colour, markersize=5, markeredgecolor="k", markeredgewidth=0.4)
-            for f_peak, r_peak in zip(fr, rel):
-                a2.annotate(f"{f_peak / 1e9:.4g}", (f_peak / 1e9, r_peak * 1.4), textcoords="offset points",
-                            xytext=(0, 4), ha="center", fontsize=6, color=colour)
     a1.set_xlabel("time (ns)")
     a1.set_ylabel("signal / max |signal|")
-    a1.legend(fontsize=7)
+    a1.set_ylim(-1.1, 1.45)  # room for the legend above the signals
+    a1.legend(fontsize=7, loc="upper right", ncol=len(signals))
+    if env:
+        a1.set_title(f"{n} samples: min..max of each of {ENVELOPE_COLUMNS} time bins", fontsize=7)
     a2.set_xlabel("frequency (GHz)")
     a2.set_ylabel("|FFT| (Hann) / strongest peak")
     a2.set_xlim(0, fmax / 1e9)
-    a2.set_ylim(1e-6, 8)
-    a2.legend(fontsize=7)
-    a2.set_title("peaks marked (GHz)", fontsize=7)
+    a2.set_ylim(1e-6, 60)
+    a2.set_title("peaks marked (GHz; black: found in several signals)", fontsize=7)
+    # One label per resonance: the same peak in several signals (within two unpadded bins, the
+    # Hann main lobe) is labelled once, in black, above its highest marker.
+    width = 2.0 / (n * dt)
+    labels = _peak_labels([(p[0], p[1], i) for i, name in enumerate(signals) for p in found[name]], width)
+    _place_labels(fig, a2, [(fr / 1e9, 1.4 * rel, "k" if len(who) > 1 else f"C{who[0] % 10}", f"{fr / 1e9:.4g}")
+                            for fr, rel, who in labels])
     save(fig, plot_path(args.output, args.probes, "spectra"))
+
+
+# Rows after the source ends needed before the energy's course is called a drift or a loss:
+# with fewer, one rounding step or one sample of the source's tail decides the verdict.
+MIN_ROWS_AFTER = 5
 
 
 def energy(args):
@@ -271,8 +335,12 @@ def energy(args):
     # (rounding); absorbing faces (CPML), lossy materials and open faces take energy out. Only
     # the first is a drift: a falling energy is reported as what it is.
     falls = False
-    if s is None or s == len(w) - 1 or w[s] == 0:
-        print(f"energy after the source ends: not measured (fewer than 2 rows after it, or no energy; {how})")
+    measured = s is not None and len(w) - s >= MIN_ROWS_AFTER and w[s] != 0
+    if not measured:
+        left = 0 if s is None else len(w) - s
+        print(f"energy after the source ends: too few rows ({left} from the source end, at least {MIN_ROWS_AFTER} "
+              f"needed to tell a drift from a loss; a smaller diagnostics.every gives more; {how})"
+              + ("" if s is None or w[s] != 0 else " (no energy)"))
     else:
         rel = (w[s:] - w[s]) / w[s]
         worst = int(np.argmax(np.abs(rel)))
@@ -293,11 +361,17 @@ def energy(args):
         a1.plot(t * 1e9, rows[:, col[name]], color=c, lw=1, label=name)
     a1.set_ylabel("energy (J)")
     a1.legend(fontsize=7)
-    if s is not None and w[s] != 0:
+    if measured:
         a2.plot(t[s:] * 1e9, (w[s:] - w[s]) / w[s], marker=".", lw=1)
         a2.set_ylabel("(W - W_end) / W_end")
         a2.set_title("energy leaving the domain after the source" if falls else "drift after the source", fontsize=8)
         a1.axvline(t[s] * 1e9, color="gray", ls="--", lw=0.8)
+    else:
+        a2.set_title("after the source: too few rows", fontsize=8)
+        a2.set_yticks([])
+        a2.text(0.5, 0.5, f"too few energy rows after the source ends (at least {MIN_ROWS_AFTER}):\n"
+                "no drift or loss measured; a smaller diagnostics.every gives more",
+                transform=a2.transAxes, ha="center", va="center", fontsize=8, color="0.3")
     a2.set_xlabel("time (ns)")
     save(fig, plot_path(args.output, args.probes, "energy"))
 
