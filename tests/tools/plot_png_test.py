@@ -2,7 +2,7 @@
 
     /usr/bin/python3 tests/tools/plot_png_test.py TESSERA_POST WORK_DIR [CASE ...]
 
-CASE: nbody-density (the default), fdtd-probes, fdtd-energy.
+CASE: nbody-density (the default), fdtd-probes, fdtd-energy, roofline, bench-scaling.
 
 nbody-density on a SWIFT-style snapshot (N = 2048, kpc and 1e10 Msun in /Units, a Plummer-like
 cluster plus far outliers): the PNG has a sane size, is not one colour, the cluster fills the
@@ -77,6 +77,7 @@ def captured(module, fn, args):
 def inside_canvas(fig, texts):
     """Every text of TEXTS lies inside the PNG that save() writes (the tight bbox)."""
     fig.tight_layout()
+    fig.canvas.draw()  # legends place their texts when drawn
     r = fig.canvas.get_renderer()
     canvas = fig.get_tightbbox(r).transformed(fig.dpi_scale_trans)
     for t in texts:
@@ -85,13 +86,13 @@ def inside_canvas(fig, texts):
             fail(f"text {t.get_text()!r} at {b} outside the canvas {canvas}")
 
 
-def write_png(subcommand, source, png, *extra):
+def write_png(subcommand, source, png, *extra, min_h=300):
     out = subprocess.run([sys.executable, POST, subcommand, source, *extra, "-o", png], capture_output=True, text=True)
     print(out.stdout + out.stderr)
     if out.returncode != 0 or not os.path.exists(png):
         fail(f"{subcommand} did not write its PNG")
     w, h, colours, _ = png_stats(png)
-    if not (400 <= w <= 2000 and 300 <= h <= 2000):
+    if not (400 <= w <= 2000 and min_h <= h <= 2000):
         fail(f"{png}: {w} x {h} pixels")
     if colours < 20:
         fail(f"{png}: {colours} colours: (nearly) one colour")
@@ -228,7 +229,69 @@ def nbody_density():
     print(f"nbody-density: {w} x {h} PNG, {colours} colours, labels {ax.get_xlabel()!r} inside the canvas: OK")
 
 
-CASES = {"nbody-density": nbody_density, "fdtd-probes": fdtd_probes, "fdtd-energy": fdtd_energy}
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+
+def in_figure(fig, texts):
+    """Every text lies inside the figure as laid out (not only inside the PNG's tight crop)."""
+    fig.canvas.draw()
+    r = fig.canvas.get_renderer()
+    box = fig.bbox
+    for t in texts:
+        b = t.get_window_extent(r)
+        if b.x0 < box.x0 - 1 or b.y0 < box.y0 - 1 or b.x1 > box.x1 + 1 or b.y1 > box.y1 + 1:
+            fail(f"text {t.get_text()!r} at {b} outside the figure {box}")
+
+
+def roofline():
+    import argparse
+    import json
+    from tessera_post import bench
+
+    one = os.path.join(WORK, "one_row.json")
+    report = json.load(open(os.path.join(DATA, "scaling_np4.json")))
+    report["rows"] = report["rows"][:1]
+    json.dump(report, open(one, "w"))
+    for src in (one, os.path.join(DATA, "long_names.json")):
+        png = os.path.join(WORK, os.path.basename(src) + ".png")
+        w, h, colours, _ = write_png("roofline", src, png, min_h=150)  # one bar per row: short
+        keep = bench.save_as_laid_out
+        figs = []
+        bench.save_as_laid_out = lambda fig, path: figs.append(fig)
+        try:
+            bench.roofline(argparse.Namespace(json=src, output=png))
+        finally:
+            bench.save_as_laid_out = keep
+        ax = figs[0].axes[0]
+        if not ax.get_xlabel().startswith("fraction of limit") or not ax.get_title():
+            fail(f"x label {ax.get_xlabel()!r}, title {ax.get_title()!r}")
+        lo, hi = ax.get_xlim()  # matplotlib keeps tick labels beyond the axis, never drawn
+        shown = [t for t in ax.get_xticklabels() if lo <= t.get_position()[0] <= hi]
+        in_figure(figs[0], [ax.xaxis.label, ax.title] + ax.get_yticklabels() + shown)
+        print(f"roofline {os.path.basename(src)}: {w} x {h} PNG, {colours} colours, x label, title and case names "
+              "inside the figure: OK")
+
+
+def bench_scaling():
+    import argparse
+    from tessera_post import bench
+
+    src = os.path.join(DATA, "scaling_np1.json")
+    png = os.path.join(WORK, "scaling_one.png")
+    w, h, colours, _ = write_png("bench-scaling", src, png)
+    fig, _ = captured(bench, bench.scaling, argparse.Namespace(json=[src], output=png))
+    ax = fig.axes[0]
+    lo, hi = ax.get_xlim()
+    ticks = [t for t in ax.get_xticks() if lo <= t <= hi]
+    if hi - lo < 1.5 or any(t != int(t) for t in ticks) or 1 not in ticks:
+        fail(f"one rank count: x range {lo:g}..{hi:g}, ticks {ticks}: expected integer ranks around P = 1")
+    inside_canvas(fig, [ax.xaxis.label, ax.yaxis.label] + ax.get_legend().get_texts())
+    print(f"bench-scaling of one rank count: {w} x {h} PNG, {colours} colours, x {lo:g}..{hi:g} with integer "
+          f"ticks: OK")
+
+
+CASES = {"nbody-density": nbody_density, "fdtd-probes": fdtd_probes, "fdtd-energy": fdtd_energy,
+         "roofline": roofline, "bench-scaling": bench_scaling}
 
 if __name__ == "__main__":
     for case in sys.argv[3:] or ["nbody-density"]:

@@ -104,6 +104,17 @@ def scaling(args):
         lines.append(f"{name} {size}: " + ", ".join(f"P={p} {100 * e:.1f}%" for p, e in pts))
     ax.set_xlabel("ranks")
     ax.set_ylabel("parallel efficiency")
+    # Ranks are whole numbers: integer ticks, and a single rank count shown with one rank of
+    # room either side (matplotlib's default spans 0.96..1.04 around a lone point).
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ranks = sorted({p for pts in series.values() for p, _ in pts})
+    if len(ranks) == 1:
+        ax.set_xlim(ranks[0] - 1, ranks[0] + 1)
+    else:
+        pad = 0.05 * (ranks[-1] - ranks[0])
+        ax.set_xlim(ranks[0] - pad, ranks[-1] + pad)
     ax.set_ylim(0, 1.1)
     ax.axhline(0.9, color="gray", ls="--", lw=0.8)
     ax.legend(fontsize=6, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
@@ -114,22 +125,28 @@ def scaling(args):
 def roofline_figure(plt, report, rows):
     """The bars of ROWS, the figure as wide as their labels need (long case names are never cut)."""
     labels = [f"{row['name']} {row['size']}" for row in rows]
-    height = 0.3 * len(rows) + 1.5
-    fig, ax = plt.subplots(figsize=(7, height))
+    fig, ax = plt.subplots(figsize=(7, 0.3 * len(rows) + 1.5))
     ax.barh(labels, [row["fraction"] for row in rows])
     ax.invert_yaxis()  # the report's order, top to bottom
     ax.axvline(1.0, color="k", lw=0.8)
     ax.set_xlabel(f"fraction of limit ({report.get('limit', '')})")
     ax.set_title(report["title"], fontsize=8)
-    # Measure the labels, then give them their width beside a plot area of a fixed width.
+    # Measure the labels, the x axis (ticks and label) and the title, then give each its room
+    # around a plot area of a fixed size: nothing relies on the PNG's tight crop to be seen.
     fig.canvas.draw()
     renderer = fig.canvas.get_renderer()
     label_in = max(t.get_window_extent(renderer).width for t in ax.get_yticklabels()) / fig.dpi
     title_in = ax.title.get_window_extent(renderer).width / fig.dpi
+    xaxis_in = ax.xaxis.get_tightbbox(renderer).height / fig.dpi
+    title_h = ax.title.get_window_extent(renderer).height / fig.dpi
     plot_in = max(4.5, title_in - label_in + 0.5)
-    fig.set_size_inches(label_in + plot_in + 0.6, height)
-    fig.subplots_adjust(left=(label_in + 0.3) / (label_in + plot_in + 0.6), right=0.96,
-                        bottom=0.65 / height, top=1 - 0.4 / height)
+    plot_h = 0.3 * len(rows) + 0.6
+    bottom, top = xaxis_in + 0.15, title_h + 0.25
+    height = bottom + plot_h + top
+    width = label_in + plot_in + 0.6
+    fig.set_size_inches(width, height)
+    fig.subplots_adjust(left=(label_in + 0.3) / width, right=1 - 0.3 / width,
+                        bottom=bottom / height, top=1 - top / height)
     return fig
 
 
