@@ -2,7 +2,8 @@
 
     /usr/bin/python3 tests/tools/plot_png_test.py TESSERA_POST WORK_DIR [CASE ...]
 
-CASE: nbody-density (the default), fdtd-probes, fdtd-energy, roofline, bench-scaling.
+CASE: nbody-density (the default), fdtd-probes, fdtd-energy, roofline, bench-scaling, spmv-residual,
+scaling-model.
 
 nbody-density on a SWIFT-style snapshot (N = 2048, kpc and 1e10 Msun in /Units, a Plummer-like
 cluster plus far outliers): the PNG has a sane size, is not one colour, the cluster fills the
@@ -290,7 +291,37 @@ def bench_scaling():
           f"ticks: OK")
 
 
-CASES = {"nbody-density": nbody_density, "fdtd-probes": fdtd_probes, "fdtd-energy": fdtd_energy,
+def spmv_residual():
+    # A CG history in a run's folder; no -o: the PNG goes beside it, named after the run.
+    run = os.path.join(WORK, "cg_run")
+    os.makedirs(run, exist_ok=True)
+    src = os.path.join(run, "spmv_history.h5")
+    k = np.arange(19)
+    with h5py.File(src, "w") as f:
+        f["cg"] = np.column_stack([k, 0.34 ** k])
+        f["cg"].attrs["columns"] = np.array([b"step", b"relative_residual"])
+    png = os.path.join(run, "cg_run_spmv_history_residual.png")
+    if os.path.exists(png):
+        os.remove(png)
+    out = subprocess.run([sys.executable, POST, "spmv-residual", src], capture_output=True, text=True)
+    print(out.stdout + out.stderr)
+    if out.returncode != 0 or f"wrote {png}" not in out.stdout or not os.path.exists(png):
+        fail(f"spmv-residual without -o did not write {png}")
+    w, h, colours, _ = png_stats(png)
+    if not (400 <= w <= 2000 and 300 <= h <= 2000) or colours < 20:
+        fail(f"{png}: {w} x {h} pixels, {colours} colours")
+    print(f"spmv-residual: {w} x {h} PNG beside its input without -o, {colours} colours: OK")
+
+
+def scaling_model():
+    png = os.path.join(WORK, "summary.png")
+    if os.path.exists(png):
+        os.remove(png)
+    w, h, colours, _ = write_png("scaling-model", "--summary", png)
+    print(f"scaling-model --summary -o: {w} x {h} PNG, {colours} colours: OK")
+
+
+CASES = {"spmv-residual": spmv_residual, "scaling-model": scaling_model, "nbody-density": nbody_density, "fdtd-probes": fdtd_probes, "fdtd-energy": fdtd_energy,
          "roofline": roofline, "bench-scaling": bench_scaling}
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ import math
 import os
 
 from .cli import UsageError
-from .h5files import columns, dataset, open_h5, pyplot, save, text
+from .h5files import columns, dataset, open_h5, plot_path, pyplot, save, text
 
 HISTORY = "a tessera spmv CG history (spmv_history.h5)"
 RESULT = "a tessera spmv output (spmv.h5)"
@@ -39,15 +39,18 @@ def residual(args):
     print(f"first relative residual = {first:.3e}")
     print(f"final relative residual = {final:.3e}")
     print(f"mean convergence rate = {rate_text}")
-    if args.output:
-        plt = pyplot()
-        fig, ax = plt.subplots(figsize=(6, 4))
-        ax.semilogy(step, np.where(rel > 0, rel, np.nan), marker=".", markersize=3)
-        ax.set_xlabel("iteration")
-        ax.set_ylabel("relative residual ||r|| / ||b||")
-        ax.set_title(f"CG: {iterations} iterations, final {final:.3e}", fontsize=9)
-        ax.grid(True, which="both", alpha=0.3)
-        save(fig, args.output)
+    # Always a plot (the guide's promise): -o, else beside the history, in the run's folder.
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(6, 4))
+    ax.semilogy(step, np.where(rel > 0, rel, np.nan), marker=".", markersize=3)
+    ax.set_xlabel("iteration")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # iterations are whole
+    ax.set_ylabel("relative residual ||r|| / ||b||")
+    ax.set_title(f"CG: {iterations} iterations, final {final:.3e}", fontsize=9)
+    ax.grid(True, which="both", alpha=0.3)
+    save(fig, plot_path(args.output, args.history, "residual"))
     return 0
 
 
@@ -130,7 +133,8 @@ def check(args):
 def register(sub):
     p = sub.add_parser("spmv-residual", help="spmv: the CG residual history (iterations, convergence rate, plot)")
     p.add_argument("history", metavar="HISTORY_H5", help="spmv_history.h5 of a cg run")
-    p.add_argument("-o", "--output", metavar="PNG", help="plot the relative residual per iteration (log scale)")
+    p.add_argument("-o", "--output", metavar="PNG", help="the plot of the relative residual per iteration (log scale; default: beside HISTORY_H5, "
+                        "<run>_spmv_history_residual.png)")
     p.set_defaults(run=residual)
     p = sub.add_parser("spmv-check", help="spmv: recompute y = A x with numpy and compare (exit 1 on mismatch)")
     p.add_argument("result", metavar="SPMV_H5", help="spmv.h5 of a multiply run")
