@@ -10,8 +10,22 @@ class UsageError(Exception):
     """A problem the user can fix (missing file, dataset, bad option): exit code 2."""
 
 
+# What `tessera-post --help` opens with: for the user, not the developer (the module docstring).
+DESCRIPTION = """\
+tessera-post: plots and checks of tessera's outputs (HDF5 files in a run's output folder) and of
+its benchmark JSON. Each subcommand reads one kind of file, prints what it measured, and writes a
+PNG beside its input (or where -o says).
+
+example:
+  tessera-post fdtd-probes output/fdtd/pec_cavity/probes.h5
+  tessera-post SUBCOMMAND --help      (the options of one subcommand)
+
+docs/user-guide.md (installed: share/tessera/docs/user-guide.md) shows every plot."""
+
+
 def build_parser():
-    parser = argparse.ArgumentParser(prog="tessera-post", description=__doc__)
+    parser = argparse.ArgumentParser(prog="tessera-post", description=DESCRIPTION,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = parser.add_subparsers(dest="command", required=True, metavar="SUBCOMMAND")
     for name in MODULES:
         try:
