@@ -2,16 +2,29 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
+#include "core/env.hpp"
 #include "tessera/build_info.hpp"
 
 namespace tessera::app {
+
+std::filesystem::path launched_executable() {
+  namespace fs = std::filesystem;
+  if (const std::optional<std::string> launcher = env::get_string("TESSERA_LAUNCHER");
+      launcher && fs::path(*launcher).is_absolute())
+    return *launcher;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? fs::path() : exe;
+}
 
 InstallLocation install_location() {
   namespace fs = std::filesystem;
   InstallLocation where;
   std::error_code ec;
-  where.executable = fs::read_symlink("/proc/self/exe", ec);
-  if (ec || where.executable.empty()) return where;
+  where.executable = launched_executable();
+  if (where.executable.empty()) return where;
   // PREFIX/<bindir>/tessera: the install rules put the shared files in PREFIX/<datadir>/tessera.
   const fs::path prefix = where.executable.parent_path().parent_path();
   const fs::path share = prefix / TESSERA_INSTALL_DATADIR / "tessera";

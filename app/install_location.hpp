@@ -8,8 +8,12 @@
 
 namespace tessera::app {
 
+// The program the user ran, by absolute path: bin/tessera (the launcher, which names itself in
+// TESSERA_LAUNCHER when it starts bin/tessera-core), else /proc/self/exe. Empty if unknown.
+std::filesystem::path launched_executable();
+
 struct InstallLocation {
-  std::filesystem::path executable;  // /proc/self/exe
+  std::filesystem::path executable;  // launched_executable()
   std::filesystem::path prefix;      // the install prefix (empty in a build tree)
   std::filesystem::path share;       // PREFIX/share/tessera (empty in a build tree)
   bool installed() const { return !share.empty(); }

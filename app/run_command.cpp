@@ -7,6 +7,7 @@
 #include <optional>
 #include <sstream>
 
+#include "app/install_location.hpp"
 #include "app/profile_report.hpp"
 #include "app/restart_check.hpp"
 #include "app/run_directory.hpp"
@@ -128,9 +129,8 @@ std::string launcher_prefix() {
 
 // The executable that runs now, by absolute path (PATH may find another tessera, or none).
 std::string executable_path() {
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec || exe.empty() ? std::string("tessera") : exe.string();
+  const std::filesystem::path exe = launched_executable();
+  return exe.empty() ? std::string("tessera") : exe.string();
 }
 
 }  // namespace

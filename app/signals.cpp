@@ -28,6 +28,12 @@ void install_stop_handlers() {
 void install_early_handlers() {
   std::signal(SIGXFSZ, SIG_IGN);
   install_stop_handlers();
+  // bin/tessera (the launcher) starts this program with the stop signals blocked, so that one
+  // sent while the loader ran is pending, not fatal: with the handlers in place, let it in.
+  sigset_t stop;
+  sigemptyset(&stop);
+  for (int sig : {SIGUSR1, SIGUSR2, SIGTERM, SIGINT}) sigaddset(&stop, sig);
+  sigprocmask(SIG_UNBLOCK, &stop, nullptr);
 }
 
 void restore_default_handlers() {

@@ -41,6 +41,10 @@ constexpr std::array kVariables{
              .help = "how a rank's host waits for its GPU: auto polls and yields the core between polls where the "
                      "rank has fewer than 2 cores of its own, so the transport's helper threads (NCCL's proxy) run, "
                      "and leaves the driver's spin elsewhere"},
+    Variable{.name = "TESSERA_LAUNCHER", .type = string, .scope = executable, .default_doc = "set by bin/tessera",
+             .used_by = "every command",
+             .help = "not for users: bin/tessera (the launcher that blocks the stop signals while the loader runs) "
+                     "names itself here when it starts bin/tessera-core, which prints it in restart commands"},
     Variable{.name = "TESSERA_RANKS_PER_NODE", .type = integer, .scope = executable,
              .default_doc = "unset: the ranks of a host form one node", .min = 1, .used_by = "run, bench, info",
              .help = "a test knob: groups of this many consecutive ranks of a host count as one node, so GPU peer "

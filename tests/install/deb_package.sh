@@ -22,7 +22,7 @@ echo "$info" | sed -n '/Package:/p;/Version:/p;/Depends:/p'
 for dep in openmpi-bin libopenmpi3 libhdf5-openmpi- python3-h5py python3-numpy python3-matplotlib; do
   grep -q "Depends:.*$dep" <<< "$info" || fail "Depends lacks $dep"
 done
-for f in ./usr/bin/tessera ./usr/bin/tessera-post ./usr/share/tessera/python/tessera_post/cli.py \
+for f in ./usr/bin/tessera ./usr/bin/tessera-core ./usr/bin/tessera-post ./usr/share/tessera/python/tessera_post/cli.py \
          ./usr/share/tessera/inputs/demo.toml ./usr/share/tessera/inputs/spmv/data/lshape_laplace.mtx \
          ./usr/share/tessera/jobscripts/slurm/tessera-job.sh ./usr/share/tessera/docs/install.md \
          ./usr/share/doc/tessera/copyright; do

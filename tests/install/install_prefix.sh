@@ -15,16 +15,18 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 cmake --install "$build" --prefix "$tmp/stage" >/dev/null
 cp -a "$tmp/stage" "$tmp/moved" && rm -rf "$tmp/stage"
 prefix=$tmp/moved
-for f in bin/tessera bin/tessera-post share/tessera/inputs/demo.toml share/tessera/inputs/bfs/data/two_rings.txt \
+for f in bin/tessera bin/tessera-core bin/tessera-post share/tessera/inputs/demo.toml share/tessera/inputs/bfs/data/two_rings.txt \
          share/tessera/jobscripts/slurm/tessera-job.sh share/tessera/docs/install.md share/tessera/docs/LICENSE \
          share/tessera/python/tessera_post/cli.py share/tessera/modulefiles/tessera; do
   [ -e "$prefix/$f" ] || fail "the install lacks $f"
 done
 
+# bin/tessera is the static launcher (no loader, no libraries); bin/tessera-core the program.
+readelf -d "$prefix/bin/tessera" 2>/dev/null | grep -q NEEDED && fail "bin/tessera (the launcher) is not static"
 # RUNPATH: $ORIGIN-relative or outside the build and source trees.
-runpath=$(readelf -d "$prefix/bin/tessera" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+runpath=$(readelf -d "$prefix/bin/tessera-core" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
 echo "RUNPATH: ${runpath:-(none)}"
-readelf -d "$prefix/bin/tessera" | grep -q '(RPATH)' && fail "bin/tessera has an RPATH (not overridable by LD_LIBRARY_PATH)"
+readelf -d "$prefix/bin/tessera-core" | grep -q '(RPATH)' && fail "bin/tessera-core has an RPATH (not overridable by LD_LIBRARY_PATH)"
 IFS=: read -r -a entries <<< "$runpath"
 for e in "${entries[@]}"; do
   case "$e" in
@@ -32,7 +34,7 @@ for e in "${entries[@]}"; do
     "$build"*|"$src"*|"$tmp/stage"*) fail "RUNPATH entry $e points into the build tree" ;;
   esac
 done
-libs=$(env -u LD_LIBRARY_PATH ldd "$prefix/bin/tessera")
+libs=$(env -u LD_LIBRARY_PATH ldd "$prefix/bin/tessera-core")
 grep -q 'not found' <<< "$libs" && fail "unresolved libraries: $(grep 'not found' <<< "$libs")"
 grep -qE "$build|$src" <<< "$libs" && fail "a library resolves into the build tree"
 

@@ -182,6 +182,32 @@ t = f['manifest'].attrs[k].dtype; f['manifest'].attrs[k] = np.array(eval(v)).ast
       [ ! -e out ] || fail "a refused deck created the output directory"
     done
     ;;
+  early_signal_rank)
+    # SIGUSR1 to a rank the moment its process runs tessera (issue 30, item 7): the launcher
+    # (bin/tessera) blocks the stop signals before the dynamic loader of bin/tessera-core runs,
+    # so the signal waits for the handlers instead of ending the rank. Each time: exit 0 and a
+    # checkpoint at the first step. (Without the launcher about 1 in 4 of these died.)
+    for i in $(seq 10); do
+      rm -rf out
+      "$mpiexec" -n 1 $preflags "$tessera" run deck.toml --backend cpu --set run.steps=100000 \
+        --set output.every=0 --set checkpoint.every=0 >sig.txt 2>&1 &
+      job=$!
+      rank=""
+      for _ in $(seq 20000); do
+        for p in $(pgrep -P $job 2>/dev/null); do
+          case "$(cat /proc/$p/comm 2>/dev/null)" in tessera*) rank=$p ;; esac
+        done
+        [ -n "$rank" ] && break
+      done
+      [ -n "$rank" ] || { kill $job; fail "run $i: the rank never appeared"; }
+      kill -USR1 "$rank"
+      wait $job; rc=$?
+      echo "--- run $i: SIGUSR1 to rank $rank ($(cat /proc/$rank/comm 2>/dev/null || echo gone)): exit $rc"; cat sig.txt
+      expect_rc 0
+      grep -q "signal 10 received" sig.txt || fail "run $i: the early SIGUSR1 was not seen"
+      ls out/checkpoints/checkpoint_*.h5 >/dev/null || fail "run $i: no checkpoint"
+    done
+    ;;
   stop_signal)
     # To the ranks (as Slurm's --signal and scancel deliver it, and as mpirun forwards it): the
     # job exits 0. SIGUSR1 to mpirun: forwarded, exit 0. SIGTERM or SIGINT to mpirun: Open MPI
