@@ -43,10 +43,21 @@ std::string describe(const InstallLocation& where) {
 }
 
 std::string help_footer(const InstallLocation& where) {
-  if (!where.installed()) return "Documentation: docs/ of the tessera sources (user-guide.md, deck-reference.md).";
-  return fmt::format("Documentation: {0}/docs (user-guide.md, deck-reference.md, install.md); example decks: "
-                     "{0}/inputs; job scripts: {0}/jobscripts.",
-                     where.share.string());
+  const std::string decks = where.installed() ? (where.share / "inputs").string() : std::string("inputs");
+  std::string text = fmt::format(
+      "Examples:\n"
+      "  mpirun -np 2 tessera run {0}/demo.toml\n"
+      "      the demo: an N-body run of seconds on 2 CPU ranks (on GPUs where every rank sees one)\n"
+      "  mpirun -np 4 tessera run DECK.toml --set run.steps=500 --restart latest\n"
+      "      continue a run from its newest checkpoint, on any number of ranks\n"
+      "  tessera info\n"
+      "      what this build and this machine offer (GPUs, transports, threads per rank)\n\n",
+      decks);
+  if (!where.installed())
+    return text + "Documentation: docs/ of the tessera sources (user-guide.md, deck-reference.md).";
+  return text + fmt::format("Documentation: {0}/docs (user-guide.md, deck-reference.md, install.md); example decks: "
+                            "{0}/inputs; job scripts: {0}/jobscripts.",
+                            where.share.string());
 }
 
 }  // namespace tessera::app
