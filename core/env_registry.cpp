@@ -114,6 +114,10 @@ constexpr std::array kVariables{
              .choices = "AUTO,ON,OFF", .used_by = "scripts/quickstart.sh",
              .help = "passed to CMake as -DTESSERA_CUDA: build with CUDA when found, always, or never"},
     // ---- test-only: the test suite sets these for itself -----------------------------------------
+    Variable{.name = "TESSERA_TEST_SYSTEM_INSTALL", .type = boolean, .scope = test, .fallback = "0",
+             .used_by = "tests/install/deb_package.sh (CI: .ci/run sets it)",
+             .help = "1, as root: the Debian package's test installs the package on this machine with apt-get, runs "
+                     "the demo from /usr/bin and removes the package"},
     Variable{.name = "TESSERA_FAKE_DISK_DIR", .type = string, .scope = test, .default_doc = "none",
              .used_by = "tests/support/fake_full_disk.c",
              .help = "the directory the LD_PRELOAD shim makes behave like a small disk"},

@@ -4,8 +4,11 @@
 # docs, copyright) and the Depends line (Open MPI, the parallel HDF5 runtime, the Python modules
 # of tessera-post). Then, as root with dpkg, the package is unpacked into a scratch root
 # (dpkg-deb -x: no maintainer scripts run, nothing touches this machine's dpkg database) and the
-# demo runs from that root's usr/bin against this machine's libraries. Installing into a fresh
-# Debian 12 chroot (debootstrap) is not done here: docs/install.md says how.
+# demo runs from that root's usr/bin against this machine's libraries. With
+# TESSERA_TEST_SYSTEM_INSTALL=1 (CI sets it: .ci/run), as root, the package is also installed
+# on this machine the way a user installs it (`apt-get install ./tessera_*.deb`, dependencies
+# resolved by apt), the demo runs from /usr/bin on 2 ranks, and the package is removed again.
+# A fresh Debian 12 chroot (debootstrap) is not made here: docs/install.md says how.
 #   deb_package.sh BUILD_DIR MPIEXEC
 set -euo pipefail
 build=$(cd "$1" && pwd); mpiexec=$2
@@ -37,4 +40,22 @@ env -u LD_LIBRARY_PATH PATH="$tmp/root/usr/bin:/usr/bin:/bin" "$mpiexec" -n 2 te
   "$tmp/root/usr/share/tessera/inputs/demo.toml" --backend cpu --set run.steps=20 > demo.log 2>&1 ||
   { cat demo.log; fail "the demo from the unpacked package failed"; }
 grep -q "installed in $tmp/root/usr " <(PATH="$tmp/root/usr/bin:/usr/bin:/bin" tessera --version) || fail "--version does not name the unpacked /usr"
+
+if [ "${TESSERA_TEST_SYSTEM_INSTALL:-0}" = 1 ] && command -v apt-get >/dev/null; then
+  if dpkg-query -W -f='${Status}' tessera 2>/dev/null | grep -q "install ok installed"; then
+    echo "SKIP of the system install: a tessera package is installed on this machine already"
+  else
+    trap 'DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq tessera >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$deb" > "$tmp/apt.log" 2>&1 ||
+      { cat "$tmp/apt.log"; fail "apt-get install $(basename "$deb") failed"; }
+    [ "$(dpkg -L tessera | grep -c '^/usr/bin/tessera')" -ge 2 ] || fail "the installed package lacks /usr/bin/tessera"
+    mkdir "$tmp/sys" && cd "$tmp/sys"
+    env -u LD_LIBRARY_PATH PATH="/usr/bin:/bin" "$mpiexec" -n 2 /usr/bin/tessera run /usr/share/tessera/inputs/demo.toml \
+      --backend cpu --set run.steps=20 > demo.log 2>&1 || { cat demo.log; fail "the demo from /usr/bin failed"; }
+    /usr/bin/tessera --version | grep -q "installed in /usr " || fail "--version does not name /usr"
+    env -u LD_LIBRARY_PATH /usr/bin/tessera-post nbody-energy output/nbody/demo/diagnostics.h5 -o energy.png > post.log 2>&1 ||
+      { cat post.log; fail "tessera-post from /usr/bin failed"; }
+    echo "OK: apt-get install ./$(basename "$deb") on this machine, the demo and tessera-post ran from /usr/bin"
+  fi
+fi
 echo "OK: $(basename "$deb") built, its metadata checked, the demo ran from its usr/bin"
