@@ -38,8 +38,38 @@ def _locate_input(args, f):
                 return candidate, name, f"{name} in {candidate} (the run's scan.input.file)"
         raise UsageError(f"{args.scan}: the run read its input from {path} (scan.input.file), which is not "
                          "here: give the input file as INPUT_H5")
-    raise UsageError(f"{args.scan}: holds no /input (the run generated its input and did not set "
-                     "scan.write_input = true): give an input file as INPUT_H5")
+    if deck.get("source", "generate") == "generate" and "seed" in deck:
+        return "generate", deck, _describe_generator(deck, os.path.basename(args.scan))
+    raise UsageError(f"{args.scan}: holds no /input and no readable deck attribute to regenerate it from "
+                     "(the run generated its input and did not set scan.write_input = true): "
+                     "give an input file as INPUT_H5")
+
+
+def _describe_generator(gen, name):
+    if gen.get("generator", "random") == "constant":
+        what = f"every element {gen['value']}"
+    else:
+        what = (f"random uniform in [{gen['low']}, {gen['high']}] seed {gen['seed']}: splitmix64 of (seed, i) "
+                "as solvers/scan/generate.hpp, reproduced in numpy")
+    return f"regenerated from the deck stored in {name} (scan.input: {what})"
+
+
+class _Generated:
+    """The generated input as a read-only 1-D array, made chunk by chunk when sliced."""
+
+    def __init__(self, gen, dtype, n):
+        import numpy as np
+
+        self.gen, self.dtype, self.shape, self.ndim = gen, np.dtype(dtype), (n,), 1
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __getitem__(self, s):
+        from .regen import scan_values
+
+        lo, hi, _ = s.indices(len(self))
+        return scan_values(self.gen, self.dtype, lo, max(0, hi - lo))
 
 
 def verify(args):
@@ -57,9 +87,13 @@ def verify(args):
             raise UsageError(f"{args.scan}: unknown type/accumulate/mode {in_type}/{out_type}/{mode}")
         y = dataset(f, "scan", SCAN)
         in_file, in_name, where = _locate_input(args, f)
-        g = f if in_file is None else open_h5(in_file, "an HDF5 file with the scan's input")
+        generated = in_file == "generate"
+        g = f if in_file is None or generated else open_h5(in_file, "an HDF5 file with the scan's input")
         try:
-            x = dataset(g, in_name, "the scan's input (no such dataset; --dataset names it)")
+            if generated:
+                x = _Generated(in_name, in_type, n)
+            else:
+                x = dataset(g, in_name, "the scan's input (no such dataset; --dataset names it)")
             if x.ndim != 1 or y.ndim != 1:
                 raise UsageError(f"input {x.shape} and result {y.shape} must be 1-D")
             if x.dtype != np.dtype(in_type):
@@ -153,6 +187,7 @@ def register(sub):
     p = sub.add_parser("scan-verify", help="scan: recompute the prefix sum with numpy and compare (exit 1 on mismatch)")
     p.add_argument("scan", metavar="SCAN_H5")
     p.add_argument("input", metavar="INPUT_H5", nargs="?",
-                   help="file holding the input (default: /input of SCAN_H5, or the run's scan.input.file)")
+                   help="file holding the input (default: /input of SCAN_H5, or the run's scan.input.file, or "
+                        "a generated input regenerated from the deck stored in SCAN_H5)")
     p.add_argument("--dataset", help="the input dataset in INPUT_H5 (default: the run's scan.input.dataset, or /input)")
     p.set_defaults(run=verify)
