@@ -229,7 +229,9 @@ RunSummary run_deck(comm::Context& ctx, const Registry& registry, const deck::De
     log::info("restarted from {} at step {}{}, written by {} rank(s)", restart_path.string(), solver->step(),
               solver->has_time() ? fmt::format(" (t = {:.6g})", solver->time()) : std::string(),
               reader->manifest().ranks);
-    last_output = restored_last_output(ctx, *reader, solver->step(), deck.get_int("output.every"));
+    // The earlier run's last output is there only if this restart writes into its directory.
+    if (run_dir.holds_earlier_run())
+      last_output = restored_last_output(ctx, *reader, solver->step(), deck.get_int("output.every"));
     reader.reset();  // closed before the run writes checkpoints next to it
   }
   run_dir.accept();

@@ -228,6 +228,7 @@ void RunDirectory::claim(comm::Context& ctx, const deck::Deck& deck, const RunDi
     prepare_writable(r.checkpoint_dir, fmt::format("checkpoint directory ({})", deck.where("checkpoint.dir")));
 
     const std::vector<fs::path> earlier = earlier_outputs(r.output_dir, r.checkpoint_dir);
+    holds_earlier_run_ = fs::exists(r.output_dir / kRunManifestFile);
     if (!r.restart && !earlier.empty()) {
       const fs::path manifest = r.output_dir / kRunManifestFile;
       const std::string previous = fs::exists(manifest) ? read_small_file(manifest) : std::string();
@@ -249,6 +250,7 @@ void RunDirectory::claim(comm::Context& ctx, const deck::Deck& deck, const RunDi
     observing_ = true;
   });
   comm::broadcast(ctx, run_id_);
+  holds_earlier_run_ = comm::allreduce(ctx, holds_earlier_run_ ? 1 : 0, comm::Op::max) != 0;
   // Every rank must see the directories (a node-local path would not be shared).
   io::agree_input(ctx, [&] {
     for (const fs::path& d : {r.output_dir, r.checkpoint_dir})

@@ -56,6 +56,9 @@ class RunDirectory {
   RunDirectory& operator=(const RunDirectory&) = delete;
 
   const std::string& run_id() const { return run_id_; }
+  // The output directory holds an earlier run's manifest (tessera_run.toml): a restart into it
+  // continues that run's outputs, which are there; one into a fresh directory has none (every rank).
+  bool holds_earlier_run() const { return holds_earlier_run_; }
 
  private:
   void claim(comm::Context& ctx, const deck::Deck& deck, const RunDirectoryRequest& request);
@@ -74,6 +77,7 @@ class RunDirectory {
   bool observing_ = false;              // this object is the publish observer (rank 0)
   bool created_output_dir_ = false, created_checkpoint_dir_ = false, created_lock_ = false;
   bool accepted_ = false, wrote_manifest_ = false;
+  bool holds_earlier_run_ = false;
   std::string lock_before_;  // the lock's contents before this run took it, restored if refused
   bool wrote_lock_ = false;
   int uncaught_at_start_ = 0;
