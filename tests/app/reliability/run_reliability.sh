@@ -530,7 +530,14 @@ SH
     timeout 120 "$mpiexec" -n 1 $preflags "$tessera" run bfs.toml --backend cpu --overwrite \
       --set bfs.graph.file=\"$work/big.txt\" >first.txt 2>&1 &
     first=$!
-    for _ in $(seq 500); do flock -n out/.tessera.lock true || break; sleep 0.01; done
+    # Wait (as long as it takes on a loaded machine) until the first run holds the lock.
+    held=0
+    for _ in $(seq 6000); do
+      if ! flock -n out/.tessera.lock true; then held=1; break; fi
+      kill -0 $first 2>/dev/null || break
+      sleep 0.01
+    done
+    [ "$held" = 1 ] || { cat first.txt; fail "the first run was never seen holding the lock"; }
     run 1 run bfs.toml --backend cpu --overwrite
     wait $first
     cat first.txt
