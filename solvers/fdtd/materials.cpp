@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "solvers/fdtd/constants.hpp"
+#include "solvers/fdtd/geometry/shape_data.hpp"
 
 namespace tessera::fdtd {
 
@@ -30,18 +31,29 @@ MaterialTable material_table(const Model& m) {
 void paint_materials(const Model& m, const LocalDomain& dom, const Layout& layout, std::span<MaterialIndex> index) {
   std::fill(index.begin(), index.end(), static_cast<MaterialIndex>(m.background));
   if (m.shapes.empty()) return;
-#pragma omp parallel for schedule(static) if (dom.n[1] * dom.n[2] > 64)
+  // Plane by plane (bounded memory), shape by shape in deck order so later shapes overwrite
+  // earlier ones; a cell belongs to a shape when its centre does.
+  const std::int64_t plane = dom.n[0] * dom.n[1];
+#pragma omp parallel for schedule(dynamic) if (dom.n[2] > 1 && plane > 64)
   for (std::int64_t k = 0; k < dom.n[2]; ++k) {
-    for (std::int64_t j = 0; j < dom.n[1]; ++j) {
-      for (std::int64_t i = 0; i < dom.n[0]; ++i) {
-        const std::array<double, 3> centre{(dom.offset[0] + i + 0.5) * m.cell_size[0],
-                                           (dom.offset[1] + j + 0.5) * m.cell_size[1],
-                                           (dom.offset[2] + k + 0.5) * m.cell_size[2]};
-        int mat = m.background;
-        for (const Shape& s : m.shapes)
-          if (s.contains(centre)) mat = s.material;
-        index[static_cast<std::size_t>(layout.at(i, j, k))] = static_cast<MaterialIndex>(mat);
+    std::vector<int> found(static_cast<std::size_t>(plane));
+    Box cells = dom.global_box();
+    cells.lo[2] = dom.offset[2] + k;
+    cells.hi[2] = cells.lo[2] + 1;
+    for (const Shape& s : m.shapes) {
+      if (s.data) {
+        s.data->material_at_centres(cells, m.cell_size, found);
+      } else {
+        const double z = (dom.offset[2] + k + 0.5) * m.cell_size[2];
+        for (std::int64_t j = 0; j < dom.n[1]; ++j)
+          for (std::int64_t i = 0; i < dom.n[0]; ++i)
+            found[static_cast<std::size_t>(i + dom.n[0] * j)] =
+                s.material_at({(dom.offset[0] + i + 0.5) * m.cell_size[0], (dom.offset[1] + j + 0.5) * m.cell_size[1], z});
       }
+      for (std::int64_t j = 0; j < dom.n[1]; ++j)
+        for (std::int64_t i = 0; i < dom.n[0]; ++i)
+          if (const int f = found[static_cast<std::size_t>(i + dom.n[0] * j)]; f >= 0)
+            index[static_cast<std::size_t>(layout.at(i, j, k))] = static_cast<MaterialIndex>(f);
     }
   }
 }

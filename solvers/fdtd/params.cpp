@@ -6,11 +6,14 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <sstream>
+#include <stdexcept>
 
 #include "core/deck/suggest.hpp"
 #include "core/error.hpp"
 #include "solvers/fdtd/constants.hpp"
 #include "solvers/fdtd/dispersion.hpp"
+#include "solvers/fdtd/geometry/shape_data.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -190,11 +193,48 @@ double required_float(const deck::Config& e, const char* key, const char* shape)
   return e.get_double(key);
 }
 
+// The keys of a file-backed shape; its bounds and the inside-the-domain check come when
+// load_geometry reads the file.
+void read_shape_file(const deck::Config& e, const Model& m, Shape& s) {
+  const char* kind = s.kind == ShapeKind::mesh ? "mesh" : "voxels";
+  if (!e.has("file")) throw InputError(fmt::format("{}: {} is a {} and needs 'file'", e.location(), e.name(), kind));
+  s.file.name = e.name();
+  s.file.path = e.get_string("file");
+  s.file.where = e.where("file");
+  if (s.kind == ShapeKind::mesh) {
+    s.file.scale = e.get_double("scale");
+    s.file.rotate = vec3(e.get_double_array("rotate"));
+    s.file.translate = vec3(e.get_double_array("translate"));
+    return;
+  }
+  s.file.dataset = e.get_string("dataset");
+  s.file.origin = vec3(e.get_double_array("origin"));
+  s.file.voxel_size = e.has("voxel_size") ? vec3(e.get_double_array("voxel_size")) : m.cell_size;
+  if (e.has("materials")) {
+    std::istringstream names(e.get_string("materials"));
+    for (std::string name; names >> name;)
+      s.file.materials.push_back(material_index(m, name, e.where("materials"), e.name() + ".materials"));
+    if (s.file.materials.empty())
+      throw InputError(fmt::format("{}: {}.materials names no material", e.where("materials"), e.name()));
+  }
+}
+
 void read_geometry(const deck::Config& d, Model& m) {
   for (const deck::Config& e : d.get_table_array("fdtd.geometry")) {
     Shape s;
     const std::string& kind = e.get_string("shape");
-    s.material = material_index(m, e.get_string("material"), e.where("material"), e.name() + ".material");
+    // Every shape names its material but a voxel map of material numbers, which names them all.
+    const bool numbered_voxels = kind == "voxels" && e.has("materials");
+    if (numbered_voxels && e.has("material"))
+      throw InputError(fmt::format("{}: {} has both 'material' and 'materials': 'materials' is for a dataset of "
+                                   "material numbers, 'material' for one of eps_r",
+                                   e.where("material"), e.name()));
+    if (!numbered_voxels) {
+      if (!e.has("material"))
+        throw InputError(fmt::format("{}: {} needs 'material'{}", e.location(), e.name(),
+                                     kind == "voxels" ? " (an eps_r dataset) or 'materials' (material numbers)" : ""));
+      s.material = material_index(m, e.get_string("material"), e.where("material"), e.name() + ".material");
+    }
     const char* key = "shape";
     if (kind == "box") {
       s.kind = ShapeKind::box;
@@ -206,13 +246,18 @@ void read_geometry(const deck::Config& d, Model& m) {
       s.center = vec3(required_array(e, "center", "sphere"));
       s.radius = required_float(e, "radius", "sphere");
       key = "center";
-    } else {
+    } else if (kind == "cylinder") {
       s.kind = ShapeKind::cylinder;
       s.center = vec3(required_array(e, "center", "cylinder"));
       s.radius = required_float(e, "radius", "cylinder");
       s.length = required_float(e, "length", "cylinder");
       s.axis = e.get_string("axis")[0] - 'x';
       key = "center";
+    } else {
+      s.kind = kind == "mesh" ? ShapeKind::mesh : ShapeKind::voxels;
+      read_shape_file(e, m, s);
+      m.shapes.push_back(s);
+      continue;
     }
     check_inside(e, s, m, key);
     m.shapes.push_back(s);
@@ -573,29 +618,33 @@ void read_tfsf(const deck::Config& d, Model& m) {
 
 }  // namespace
 
-bool Shape::contains(const std::array<double, 3>& p) const {
+int Shape::material_at(const std::array<double, 3>& p) const {
   switch (kind) {
     case ShapeKind::box:
       for (int a = 0; a < 3; ++a)
-        if (p[a] < min[a] || p[a] > max[a]) return false;
-      return true;
+        if (p[a] < min[a] || p[a] > max[a]) return -1;
+      return material;
     case ShapeKind::sphere: {
       double r2 = 0;
       for (int a = 0; a < 3; ++a) r2 += (p[a] - center[a]) * (p[a] - center[a]);
-      return r2 <= radius * radius;
+      return r2 <= radius * radius ? material : -1;
     }
     case ShapeKind::cylinder: {
       double r2 = 0;
       for (int a = 0; a < 3; ++a)
         if (a != axis) r2 += (p[a] - center[a]) * (p[a] - center[a]);
-      return r2 <= radius * radius && std::abs(p[axis] - center[axis]) <= 0.5 * length;
+      return r2 <= radius * radius && std::abs(p[axis] - center[axis]) <= 0.5 * length ? material : -1;
     }
+    case ShapeKind::mesh:
+    case ShapeKind::voxels:
+      if (!data) throw std::logic_error("a file-backed shape was queried before load_geometry");
+      return data->material_at(p);
   }
-  return false;
+  return -1;
 }
 
 std::array<double, 3> Shape::lower() const {
-  if (kind == ShapeKind::box) return min;
+  if (kind == ShapeKind::box || kind == ShapeKind::mesh || kind == ShapeKind::voxels) return min;
   std::array<double, 3> r;
   for (int a = 0; a < 3; ++a)
     r[a] = center[a] - (kind == ShapeKind::cylinder && a == axis ? 0.5 * length : radius);
@@ -603,7 +652,7 @@ std::array<double, 3> Shape::lower() const {
 }
 
 std::array<double, 3> Shape::upper() const {
-  if (kind == ShapeKind::box) return max;
+  if (kind == ShapeKind::box || kind == ShapeKind::mesh || kind == ShapeKind::voxels) return max;
   std::array<double, 3> r;
   for (int a = 0; a < 3; ++a)
     r[a] = center[a] + (kind == ShapeKind::cylinder && a == axis ? 0.5 * length : radius);

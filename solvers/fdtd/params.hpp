@@ -4,6 +4,7 @@
 // params_from_deck() reports every user mistake as an InputError naming the deck key.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,7 +42,26 @@ struct MaterialSpec {
   bool dispersive() const { return !poles.empty(); }
 };
 
-enum class ShapeKind { box, sphere, cylinder };
+enum class ShapeKind { box, sphere, cylinder, mesh, voxels };
+
+class ShapeData;  // geometry/shape_data.hpp
+
+// Where a file-backed shape (mesh, voxels) comes from, as the deck gives it.
+struct ShapeFile {
+  std::string name;   // the deck table, "fdtd.geometry[2]"
+  std::string path;   // resolved against the deck's folder
+  std::string where;  // the deck line of its `file` key, for messages ("deck.toml:12")
+  // mesh (STL): a vertex v lands at R (scale v) + translate, R = Rz Ry Rx with the angles of
+  // `rotate` in degrees (x first).
+  double scale = 1;
+  std::array<double, 3> rotate{}, translate{};
+  // voxels (HDF5): voxel (i, j, k) of `dataset` covers origin + [i, i+1) voxel_size[0] etc.
+  // An integer dataset holds material numbers: value v is Model::materials[materials[v]]. A
+  // floating-point one holds eps_r per voxel, on top of the shape's `material`.
+  std::string dataset;
+  std::array<double, 3> origin{}, voxel_size{};
+  std::vector<int> materials;
+};
 
 struct Shape {
   ShapeKind kind = ShapeKind::box;
@@ -50,7 +70,13 @@ struct Shape {
   std::array<double, 3> center{};      // sphere, cylinder
   double radius = 0, length = 0;       // sphere, cylinder
   int axis = 2;                        // cylinder
-  bool contains(const std::array<double, 3>& p) const;
+  ShapeFile file;                      // mesh, voxels
+  // mesh, voxels: what this rank loaded from the file (geometry/load.hpp); min and max hold
+  // the shape's bounds once it is loaded.
+  std::shared_ptr<const ShapeData> data;
+  bool contains(const std::array<double, 3>& p) const { return material_at(p) >= 0; }
+  // The material at p (a voxel map's own, the shape's for the others), -1 outside the shape.
+  int material_at(const std::array<double, 3>& p) const;
   // Axis-aligned bounds, for the inside-the-domain check.
   std::array<double, 3> lower() const;
   std::array<double, 3> upper() const;

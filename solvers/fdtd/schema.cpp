@@ -81,14 +81,31 @@ deck::Schema schema() {
       .float_array("lorentz_damping", "Lorentz poles: damping gamma of each (angular gamma / 2 pi; default 0)")
       .unit("Hz").min(0).optional();
   s.array_table("fdtd.geometry", "a shape filled with a material; later shapes overwrite earlier ones")
-      .choice("shape", "shape of the object", {"box", "sphere", "cylinder"})
-      .string("material", "material name")
+      .choice("shape", "shape of the object: box, sphere, cylinder, mesh (a closed STL surface) or voxels (an HDF5 "
+                       "array of material numbers or of eps_r)",
+              {"box", "sphere", "cylinder", "mesh", "voxels"})
+      .string("material", "material name (voxels: only with an eps_r dataset, the material it modifies)").optional()
       .float_array("min", "box: lower corner").length(3).unit("m").optional()
       .float_array("max", "box: upper corner").length(3).unit("m").optional()
       .float_array("center", "sphere, cylinder: centre").length(3).unit("m").optional()
       .floating("radius", "sphere, cylinder: radius").unit("m").greater_than(0).optional()
       .choice("axis", "cylinder: axis direction", {"x", "y", "z"}).default_value("z")
-      .floating("length", "cylinder: length along its axis").unit("m").greater_than(0).optional();
+      .floating("length", "cylinder: length along its axis").unit("m").greater_than(0).optional()
+      .string("file", "mesh: the STL file (binary or ASCII); voxels: the HDF5 file").file().optional()
+      .floating("scale", "mesh: metres per STL unit (1e-3 for a file in millimetres)").greater_than(0)
+      .default_value(1.0)
+      .float_array("rotate", "mesh: rotation about x, then y, then z").length(3).unit("degrees")
+      .default_value(deck::FloatArray{0, 0, 0})
+      .float_array("translate", "mesh: shift applied after scale and rotation").length(3).unit("m")
+      .default_value(deck::FloatArray{0, 0, 0})
+      .string("dataset", "voxels: the 3D dataset, indexed [z][y][x] (x fastest, as tessera writes fields): integers "
+                         "are material numbers, floats eps_r").default_value("materials")
+      .float_array("origin", "voxels: the low corner of voxel [0][0][0]").length(3).unit("m")
+      .default_value(deck::FloatArray{0, 0, 0})
+      .float_array("voxel_size", "voxels: edge lengths of one voxel (default: the cell size)").length(3).unit("m")
+      .greater_than(0).optional()
+      .string("materials", "voxels with material numbers: the material of number 0, 1, ... in order, separated by "
+                           "spaces (\"vacuum glass\")").optional();
   add_waveform_keys(
       s.array_table("fdtd.source", "a point electric dipole at the nearest node of its component")
           .float_array("position", "where the dipole sits").length(3).unit("m")
