@@ -21,6 +21,9 @@ deck::Schema run_schema(const Registry&) {
       .integer("every", "write an output every this many steps (0: only at the end)").min(0).default_value(0)
       .boolean("at_end", "write an output after the last step").default_value(true)
       .boolean("openpmd", "also write the outputs as openPMD 1.1.0 series in <output_dir>/openpmd (fdtd fields, nbody bodies)")
+      .default_value(false)
+      .boolean("materials", "fdtd: write the whole material grid (eps_x eps_y eps_z sigma material) once at the start, "
+               "<output_dir>/materials.h5 and materials.xmf")
       .default_value(false);
   s.table("diagnostics", "conserved quantities and other checks, logged and appended to a file")
       .integer("every", "compute diagnostics every this many steps (0: never)").min(0).default_value(0);

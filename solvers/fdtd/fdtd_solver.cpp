@@ -38,6 +38,8 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
   probes_ = std::make_unique<ProbeLog>(ctx_, run.output_dir / "probes.h5", model_, run.provenance);
   fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, *decomp_, run.provenance,
                                          run.deck.get_bool("output.openpmd"));
+  materials_ = std::make_unique<MaterialWriter>(ctx_, run.output_dir, model_, domain, run.provenance,
+                                                run.deck.get_bool("output.materials"));
   dfts_ = std::make_unique<DftWriter>(ctx_, run.output_dir, model_, run.provenance);
   fluxes_ = std::make_unique<FluxLog>(ctx_, run.output_dir / "flux.h5", model_, run.provenance, *stepper_);
 
@@ -67,10 +69,14 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
               t.dir > 0 ? "+" : "-", char('x' + t.axis));
 }
 
-void FdtdSolver::initialize() { probes_->start(); }
+void FdtdSolver::initialize() {
+  probes_->start();
+  materials_->write();
+}
 
 void FdtdSolver::restart(io::CheckpointReader& checkpoint) {
   read_state(checkpoint, *stepper_);
+  materials_->write();  // the same geometry: rewritten, in case this run writes elsewhere
   probes_->resume(stepper_->steps());
   fields_->resume(stepper_->steps());
 }

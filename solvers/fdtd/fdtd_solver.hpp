@@ -7,6 +7,7 @@
 #include "solvers/fdtd/dft_output.hpp"
 #include "solvers/fdtd/field_output.hpp"
 #include "solvers/fdtd/flux.hpp"
+#include "solvers/fdtd/material_output.hpp"
 #include "solvers/fdtd/probe_log.hpp"
 #include "solvers/fdtd/stepper.hpp"
 #include "solvers/solver.hpp"
@@ -40,6 +41,7 @@ class FdtdSolver final : public Solver {
   std::unique_ptr<Stepper> stepper_;
   std::unique_ptr<ProbeLog> probes_;
   std::unique_ptr<FieldWriter> fields_;
+  std::unique_ptr<MaterialWriter> materials_;  // the material grid, once at the start
   std::unique_ptr<DftWriter> dfts_;
   std::unique_ptr<FluxLog> fluxes_;
   // <name>_dft.h5 and flux.h5 (at output steps and at the end); the step they hold.

@@ -79,6 +79,7 @@ FieldWriter::FieldWriter(comm::Context& ctx, std::filesystem::path dir, const Mo
   const double half = 0.5 * model_.dt;
   std::array<bool, kComponents> need{};
   for (const VolumeSpec& v : model_.volumes) {
+    if (v.components.empty()) continue;  // the material grid alone: material_output.hpp writes it
     Series s;
     s.spec = &v;
     s.xdmf.name = v.name;

@@ -14,6 +14,7 @@
 #include "solvers/fdtd/constants.hpp"
 #include "solvers/fdtd/dispersion.hpp"
 #include "solvers/fdtd/geometry/shape_data.hpp"
+#include "solvers/fdtd/material_quantity.hpp"
 
 namespace tessera::fdtd {
 namespace {
@@ -362,6 +363,36 @@ Index3 cell_floor(const std::array<double, 3>& p, const Model& m) {
   return c;
 }
 
+// A volume's `components`: field components and material quantities, told apart by name.
+void volume_components(const deck::Config& e, VolumeSpec& v) {
+  const std::string where = e.where("components");
+  std::string fields;
+  std::istringstream words(e.get_string("components"));
+  for (std::string token; std::getline(words, token, ',');) {
+    std::istringstream parts(token);
+    for (std::string name; parts >> name;) {
+      if (const int q = material_quantity_index(name); q >= 0) {
+        if (std::find(v.quantities.begin(), v.quantities.end(), q) != v.quantities.end())
+          throw InputError(fmt::format("{}: component {} is listed twice", where, name));
+        v.quantities.push_back(q);
+      } else if (component_index(name) >= 0) {
+        fields += name + " ";
+      } else {
+        std::vector<std::string> names(std::begin(kComponentName), std::end(kComponentName));
+        names.insert(names.end(), std::begin(kMaterialQuantityName), std::end(kMaterialQuantityName));
+        throw InputError(fmt::format("{}: unknown field component \"{}\" (components: Ex Ey Ez Hx Hy Hz; the material "
+                                     "grid: eps_x eps_y eps_z sigma material){}{}",
+                                     where, name,
+                                     name == "eps" || name == "eps_r"
+                                         ? "; the permittivity is per E component: eps_x eps_y eps_z"
+                                         : "",
+                                     deck::did_you_mean(name, names)));
+      }
+    }
+  }
+  if (!fields.empty() || v.quantities.empty()) v.components = parse_components(fields, where);
+}
+
 void read_volumes(const deck::Config& d, Model& m) {
   std::set<std::string> names;
   const auto add = [&](VolumeSpec v, const std::string& where) {
@@ -381,7 +412,7 @@ void read_volumes(const deck::Config& d, Model& m) {
       throw InputError(fmt::format("{}: {}.name \"{}\" must be a non-empty file prefix without spaces, slashes or "
                                    "quotes",
                                    e.where("name"), e.name(), v.name));
-    v.components = parse_components(e.get_string("components"), e.where("components"));
+    volume_components(e, v);
     v.region = {{0, 0, 0}, m.cells};
     if (e.has("min") || e.has("max")) {
       if (!e.has("min") || !e.has("max"))
@@ -412,6 +443,13 @@ void read_volumes(const deck::Config& d, Model& m) {
           throw InputError(fmt::format("{}: field output name \"{}\" is taken by the per-component XDMF file of "
                                        "the output \"{}\" ({}.xmf); choose another name",
                                        volumes[j].where("name"), m.volumes[j].name, v.name, m.volumes[j].name));
+  // A volume with material quantities also writes <name>_materials.xmf.
+  for (const VolumeSpec& v : m.volumes)
+    for (std::size_t j = 0; j < m.volumes.size(); ++j)
+      if (!v.quantities.empty() && m.volumes[j].collocated && m.volumes[j].name == v.name + "_materials")
+        throw InputError(fmt::format("{}: field output name \"{}\" is taken by the material grid file of the output "
+                                     "\"{}\" ({}.xmf); choose another name",
+                                     volumes[j].where("name"), m.volumes[j].name, v.name, m.volumes[j].name));
 }
 
 // The cells that [min, max] (m) touches along each axis; at least one (min == max: a plane).

@@ -108,6 +108,9 @@ struct VolumeSpec {
   // Cell-centred vectors E and H (those of which `components` names any) on one grid, instead
   // of each component on its own Yee nodes.
   bool collocated = false;
+  // Material grid quantities (material_quantity.hpp), written once at the start of the run to
+  // <name>_materials.h5 (material_output.hpp).
+  std::vector<int> quantities;
   // Samples along each axis: cells region.lo + m * stride, m < samples.
   Index3 samples() const;
   // The nodes of `component` written by a staggered output: samples(), plus the node on the

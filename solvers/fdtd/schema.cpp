@@ -119,7 +119,9 @@ deck::Schema schema() {
       .string("components", "components to record, e.g. \"Ez\" or \"Ex Ey Ez Hx Hy Hz\"").default_value("Ex Ey Ez");
   s.array_table("fdtd.volume", "a field output: a volume or plane of chosen components at each [output] step")
       .string("name", "file prefix: <name>_<step>.h5 and <name>.xmf").default_value("fields")
-      .string("components", "components to write").default_value("Ex Ey Ez Hx Hy Hz")
+      .string("components", "components to write: fields Ex Ey Ez Hx Hy Hz (every output), and the material grid "
+                            "eps_x eps_y eps_z sigma material (once, at the start: <name>_materials.h5)")
+      .default_value("Ex Ey Ez Hx Hy Hz")
       .float_array("min", "lower corner of the region (default: the domain)").length(3).unit("m").optional()
       .float_array("max", "upper corner (equal to min along an axis: a plane)").length(3).unit("m").optional()
       .integer_array("stride", "write every n-th cell along x, y, z").length(3).min(1)

@@ -1,0 +1,40 @@
+#include "solvers/fdtd/material_grid.hpp"
+
+#include <stdexcept>
+
+#include "solvers/fdtd/materials.hpp"
+
+namespace tessera::fdtd {
+
+std::vector<MaterialIndex> painted_index(const Model& m, const LocalDomain& dom) {
+  const Layout layout = make_layout(dom.n);
+  std::vector<MaterialIndex> index(static_cast<std::size_t>(layout.elements()));
+  paint_materials(m, dom, layout, index);
+  return index;
+}
+
+void material_values(const Model& m, const LocalDomain& dom, std::span<const MaterialIndex> index, int q,
+                     const Box& cells, std::span<float> out) {
+  if (out.size() != static_cast<std::size_t>(cells.cells()))
+    throw std::invalid_argument("material_values: out does not hold one value per cell");
+  // Per material first: a cell's value is its material's.
+  std::vector<float> table;
+  for (const MaterialSpec& spec : m.materials) {
+    switch (q) {
+      case kEpsX:
+      case kEpsY:
+      case kEpsZ: table.push_back(static_cast<float>(spec.eps_r)); break;
+      case kSigma: table.push_back(static_cast<float>(spec.pec ? 0.0 : spec.sigma)); break;
+      case kMaterialNumber: table.push_back(static_cast<float>(table.size())); break;
+      default: throw std::invalid_argument("material_values: unknown quantity");
+    }
+  }
+  const Layout layout = make_layout(dom.n);
+  std::size_t at = 0;
+  for (std::int64_t k = cells.lo[2]; k < cells.hi[2]; ++k)
+    for (std::int64_t j = cells.lo[1]; j < cells.hi[1]; ++j)
+      for (std::int64_t i = cells.lo[0]; i < cells.hi[0]; ++i)
+        out[at++] = table[index[static_cast<std::size_t>(layout.at(i, j, k))]];
+}
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,26 @@
+#pragma once
+// The material grid as the E update sees it, cell by cell: what the material output writes
+// (material_output.hpp) and the one place that says which permittivity a node gets.
+#include <span>
+#include <vector>
+
+#include "solvers/fdtd/grid.hpp"
+#include "solvers/fdtd/material_quantity.hpp"
+#include "solvers/fdtd/params.hpp"
+
+namespace tessera::fdtd {
+
+// This rank's painted material index (paint_materials), Layout-shaped over dom.n.
+std::vector<MaterialIndex> painted_index(const Model& m, const LocalDomain& dom);
+
+// Quantity q (material_quantity.hpp) of every cell of `cells` (local cell indices, inside
+// [0, dom.n)), x fastest, into out (out.size() == cells.cells()), from `index`
+// (painted_index's array):
+//   eps_x, eps_y, eps_z: the relative permittivity of the cell's Ex, Ey, Ez node, today its
+//     material's eps_r (eps_inf for a dispersive one; 1 for pec, whose E is held at 0);
+//   sigma: the conductivity of that material (S/m; 0 for pec);
+//   material: the material index.
+void material_values(const Model& m, const LocalDomain& dom, std::span<const MaterialIndex> index, int q,
+                     const Box& cells, std::span<float> out);
+
+}  // namespace tessera::fdtd
