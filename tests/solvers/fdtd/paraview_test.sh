@@ -1,5 +1,5 @@
 #!/bin/sh
-# fdtd_paraview (ctest): paraview_test.sh PVPYTHON XVFB_RUN OUT_DIR PNG_DIR
+# fdtd_paraview (ctest): paraview_test.sh PVPYTHON XVFB_RUN OUT_DIR PNG_DIR [SCRIPT]
 # Runs paraview_check.py under pvpython in a virtual X server on what fdtd_paraview_run wrote.
 # Without pvpython or xvfb-run the test is reported as skipped (exit code 77, SKIP_RETURN_CODE),
 # never as passed.
@@ -17,7 +17,8 @@ if [ -z "$xvfb" ] || [ ! -x "$xvfb" ]; then
 fi
 # pvpython runs Debian's python3: nothing of another interpreter's environment.
 unset PYTHONHOME PYTHONPATH
-script=$(dirname "$0")/paraview_check.py
+# A 5th argument names another check script of this folder (paraview_materials_check.py).
+script=$(dirname "$0")/${5:-paraview_check.py}
 rc=0
 log=$(mktemp)
 for attempt in 1 2 3 4; do
