@@ -3,7 +3,7 @@ import argparse
 import importlib
 
 # Modules that add subcommands; a module whose solver has not landed is simply absent.
-MODULES = ["bench", "nbody", "fdtd", "fdtd_flux", "scan", "bfs", "spmv", "scaling_model"]
+MODULES = ["bench", "nbody", "fdtd", "fdtd_flux", "fdtd_geometry", "scan", "bfs", "spmv", "scaling_model"]
 
 
 class UsageError(Exception):
