@@ -59,6 +59,11 @@ constexpr std::array kVariables{
              .used_by = "run, bench fdtd",
              .help = "the fused sweep's shape, for tuning: the tile's y extent (8 or 16), then optionally the number "
                      "of z stretches (0: chosen), e.g. 16,1"},
+    Variable{.name = "TESSERA_FDTD_BLOCKED_TILE", .type = integers, .scope = executable,
+             .default_doc = "unset: 32 x 32 tiles, z stretches chosen", .min = 0, .max = 4096,
+             .used_by = "run, bench fdtd",
+             .help = "the blocked sweep's shape, for tuning: the tile's y extent (16 or 32), then optionally the "
+                     "number of z stretches (0: chosen), e.g. 16,4"},
     Variable{.name = "TESSERA_BENCH_FDTD_SIZES", .type = integers, .scope = executable,
              .default_doc = "cuda: 128,256,384,512; cpu: 64,128 (--quick: 64,128; 24,32)", .min = 1,
              .used_by = "bench fdtd",

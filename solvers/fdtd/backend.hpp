@@ -174,6 +174,21 @@ class Engine {
   virtual void fused_cpml_h(int) { throw std::logic_error("fused_cpml_h without enable_fused"); }
   virtual void fused_restore_e(const Box&) { throw std::logic_error("fused_restore_e without enable_fused"); }
 
+  // ---- the blocked sweep (optional; docs/fdtd.md) ----
+  // update_blocked(steps): `steps` (2 <= steps <= the enabled most) whole steps in one pass
+  // over memory, each H and E over the whole local box and then zero_tangential_e(a) for
+  // every axis a whose low side has no neighbour; bitwise what those calls give, step by
+  // step. Like update_fused it reads the current copy and writes the other, which becomes
+  // current. Only without neighbours (a periodic axis this rank spans alone wraps), CPML,
+  // TFSF or dispersive materials, and nothing may act between the steps of one pass.
+  // enable_blocked allocates the second copy and takes passes of up to `steps`; false, with
+  // `why`, where the engine cannot.
+  virtual bool enable_blocked(int /*steps*/, std::string& why) {
+    why = "this engine has no blocked sweep";
+    return false;
+  }
+  virtual void update_blocked(int) { throw std::logic_error("update_blocked without enable_blocked"); }
+
   // ---- ordering ----
   virtual stream_t compute_stream() const { return nullptr; }
   virtual stream_t halo_stream() const { return nullptr; }

@@ -29,10 +29,22 @@ namespace {
 constexpr double kBytesPerCell = 72.0;
 constexpr double kFusedBytesPerCell = 48.0;
 constexpr int kTrials = 3;
+// The blocked sweep (issue 36): k steps per pass read and write the fields once, 48/k bytes
+// per cell-update (+1/k for the material index), plus the re-reads of each tile's halo where
+// they miss L2: a 32 x 32 tile outputs (32 - 2k)^2 columns.
+constexpr int kBlockedSteps[] = {2, 3, 4};
+double blocked_halo_factor(int k) { return 32.0 * 32.0 / ((32.0 - 2 * k) * (32.0 - 2 * k)); }
+// `bytes`: 48, or 49 with the material index (read, like the fields' 24, once per pass).
+std::string blocked_note(int k, double bytes) {
+  const double reads = bytes - 24;
+  return fmt::format("{} steps per pass: {:.1f} B/cell-update model ({:.1f} if every halo re-read missed L2)", k,
+                     bytes / k, (reads * blocked_halo_factor(k) + 24) / k);
+}
 
-Model bench_model(std::int64_t n, bool cpml, bool materials, Sweep sweep = Sweep::split) {
+Model bench_model(std::int64_t n, bool cpml, bool materials, Sweep sweep = Sweep::split, int block_steps = 3) {
   Model m;
   m.sweep = sweep;
+  m.block_steps = block_steps;
   m.cells = {n, n, n};
   m.cell_size = {1e-3, 1e-3, 1e-3};
   m.dt = 0.99 * courant_limit(m.cell_size);
@@ -140,6 +152,24 @@ struct BenchRun {
   }
 };
 
+constexpr int kMaxBenchBlocked = 4;
+
+// Full solver steps under the blocked sweep, k = 2, 3, 4 (a timed call: k steps, one pass),
+// beside the fused step's `t_fused` seconds.
+void bench_blocked_steps(BenchRun& b, std::int64_t n, bool materials, double t_fused) {
+  const int repeat = std::max(1, b.o.repeat);
+  const double bytes = kFusedBytesPerCell + (materials ? 1 : 0);
+  for (const int k : kBlockedSteps) {
+    auto s = single_rank_stepper(bench_model(n, false, materials, Sweep::blocked, k), b.backend);
+    const double t = comm::allreduce(b.ctx, time_local(s->engine(), repeat, [&] {
+                                       for (int q = 0; q < k; ++q) s->step();
+                                     }) / k,
+                                     comm::Op::max);
+    b.row(fmt::format("step pec {} blocked k={}", materials ? "materials" : "vacuum", k), n * n * n, t,
+          fmt::format("{}; {:.2f}x the fused step", blocked_note(k, bytes), t_fused / t), cube(n), bytes / k);
+  }
+}
+
 void bench_size(BenchRun& b, std::int64_t n) {
   const int repeat = std::max(1, b.o.repeat);
   const std::int64_t cells = n * n * n;
@@ -157,6 +187,7 @@ void bench_size(BenchRun& b, std::int64_t n) {
     b.row("step pec vacuum fused", cells, t,
           fmt::format("fused sweep ({:.0f} B/cell model), {:.2f}x the split step", kFusedBytesPerCell, t_pec / t), cube(n),
           kFusedBytesPerCell);
+    bench_blocked_steps(b, n, false, t);
   }
   // Running DFTs on the plane z = n/2, 100 frequencies, every step (issue 22's budget: at most
   // 10% over the step at 512^3): one component ([[fdtd.dft]]), and a flux plane (two E on one
@@ -220,11 +251,16 @@ void bench_size(BenchRun& b, std::int64_t n) {
   b.row("step pec materials", cells, t_mat, "full solver step, per-cell material index, split sweep", cube(n));
   if (b.backend != Backend::cuda) return;
   try {  // before e's own second copy exists: three copies of the fields at a time, not four
-    auto f = single_rank_stepper(bench_model(n, false, true, Sweep::fused), b.backend);
-    const double t = single(time_local(f->engine(), repeat, [&] { f->step(); }));
-    b.row("step pec materials fused", cells, t,
-          fmt::format("fused sweep ({:.0f} B/cell model), {:.2f}x the split step", kFusedBytesPerCell + 1, t_mat / t),
+    double t_fused = 0;
+    {
+      auto f = single_rank_stepper(bench_model(n, false, true, Sweep::fused), b.backend);
+      t_fused = single(time_local(f->engine(), repeat, [&] { f->step(); }));
+    }
+    b.row("step pec materials fused", cells, t_fused,
+          fmt::format("fused sweep ({:.0f} B/cell model), {:.2f}x the split step", kFusedBytesPerCell + 1,
+                      t_mat / t_fused),
           cube(n), kFusedBytesPerCell + 1);
+    bench_blocked_steps(b, n, true, t_fused);
   } catch (const InputError& err) {
     log::info("bench fdtd: no fused step at {}^3: {}", n, err.what());
   }
@@ -263,6 +299,29 @@ void bench_size(BenchRun& b, std::int64_t n) {
           cube(n), kFusedBytesPerCell + 1);
   } else {
     log::info("bench fdtd: no fused sweep at {}^3: {}", n, why);
+  }
+  if (!e.enable_blocked(kMaxBenchBlocked, why)) {
+    log::info("bench fdtd: no blocked sweep at {}^3: {}", n, why);
+    return;
+  }
+  // The blocked sweep's kernel alone, k steps a call, and its bits against k split steps
+  // with the PEC walls' zeroing (what a pass does after each step).
+  for (const int k : kBlockedSteps) {
+    e.fill_random(seed);
+    const double t = single(time_local(e, repeat, [&] { e.update_blocked(k); })) / k;
+    e.fill_random(seed);
+    e.update_blocked(k);
+    const std::uint64_t blocked = field_hash(e);
+    e.fill_random(seed);
+    for (int q = 0; q < k; ++q) {
+      own();
+      for (int a = 0; a < 3; ++a) e.zero_tangential_e(a);
+    }
+    const bool same = field_hash(e) == blocked;
+    b.row(fmt::format("tessera blocked sweep k={}", k), cells, t,
+          fmt::format("{}; {} steps {}", blocked_note(k, kFusedBytesPerCell + 1), k,
+                      same ? "bitwise equal to the split kernels" : "DIFFER FROM tessera"),
+          cube(n), (kFusedBytesPerCell + 1) / k);
   }
 }
 

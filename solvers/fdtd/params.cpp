@@ -57,7 +57,11 @@ void read_grid(const deck::Config& d, Model& m) {
   const auto& ranks = d.get_int_array("fdtd.ranks");
   for (int a = 0; a < 3; ++a) m.ranks[a] = static_cast<int>(ranks[a]);
   const std::string sweep = d.get_string("fdtd.sweep");
-  m.sweep = sweep == "fused" ? Sweep::fused : sweep == "split" ? Sweep::split : Sweep::automatic;
+  m.sweep = sweep == "fused"     ? Sweep::fused
+            : sweep == "split"   ? Sweep::split
+            : sweep == "blocked" ? Sweep::blocked
+                                 : Sweep::automatic;
+  m.block_steps = static_cast<int>(d.get_int("fdtd.block_steps"));
 }
 
 void read_boundaries(const deck::Config& d, Model& m) {

@@ -120,8 +120,8 @@ struct VolumeSpec {
   Index3 samples(int component, const Index3& cells) const;
 };
 
-// How the bulk of a step runs (fdtd.sweep): both give the same bits.
-enum class Sweep { automatic, fused, split };
+// How the bulk of a step runs (fdtd.sweep): all give the same bits.
+enum class Sweep { automatic, fused, split, blocked };
 // Frequencies of a spectral monitor, from `frequencies = [...]` or `fmin`, `fmax`, `nfreq`.
 // Every frequency is at most the Nyquist limit 1 / (2 every dt) of its sampling.
 struct Spectrum {
@@ -197,6 +197,7 @@ struct Model {
   std::vector<TfsfSpec> tfsf;  // at most one
   std::array<int, 3> ranks{0, 0, 0};
   Sweep sweep = Sweep::automatic;
+  int block_steps = 3;  // fdtd.block_steps: the most steps one pass of the blocked sweep takes
 
   bool periodic(int axis) const { return faces[axis][0] == FaceKind::periodic; }
   int cpml_cells(int axis, int side) const { return faces[axis][side] == FaceKind::cpml ? cpml.thickness : 0; }

@@ -48,9 +48,18 @@ deck::Schema schema() {
       .choice("sweep",
               "bulk update: fused (H and E in one pass over memory, the cuda backend without a TFSF box or "
               "dispersive materials: 1.5x fewer bytes, twice the field memory), split (an H pass, then an E pass: "
-              "every case), or auto (fused where it applies and fits, else split); the fields are bitwise the same",
-              {"auto", "fused", "split"})
-      .default_value("auto");
+              "every case), blocked (block_steps steps per pass over memory: one rank, PEC or periodic faces, no "
+              "CPML, TFSF box or dispersive materials, and steps at which no source, probe or monitor acts; other "
+              "steps fused), or auto (blocked where it applies and no source acts every step, else fused where it "
+              "applies and fits, else split); the fields are bitwise the same",
+              {"auto", "fused", "split", "blocked"})
+      .default_value("auto")
+      .integer("block_steps",
+               "the blocked sweep's steps per pass over memory (2 to 4): 48/k bytes per cell-update plus its "
+               "tiles' halo, against more recomputed halo cells per tile (docs/fdtd.md)")
+      .min(2)
+      .max(4)
+      .default_value(3);
   const std::vector<std::string> faces{"pec", "periodic", "cpml"};
   auto b = s.table("fdtd.boundary", "boundary of each face: pec, periodic (both faces of an axis) or cpml");
   for (const char* face : {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"})

@@ -58,7 +58,8 @@ std::optional<MemoryEstimate> memory(const deck::Deck& d, Backend backend) {
   for (const std::int64_t c : d.get_int_array("fdtd.cells")) cells *= static_cast<double>(c);
   const bool cuda = backend == Backend::cuda;
   const double per_cell = 6 * sizeof(float) + sizeof(MaterialIndex);
-  const double second_copy = cuda && d.get_string("fdtd.sweep") == "fused" ? 6 * sizeof(float) : 0;
+  const std::string sweep = d.get_string("fdtd.sweep");
+  const double second_copy = cuda && (sweep == "fused" || sweep == "blocked") ? 6 * sizeof(float) : 0;
   // The poles and the monitors need the resolved model. A deck it refuses is estimated by its
   // grid alone: the solver reports the mistake when it is created (on every rank together).
   double poles = 0;

@@ -179,6 +179,7 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   }
   total_columns_ = column;
   engine_->set_samples(samples, kSampleRows);
+  choose_blocked();
 }
 
 void Stepper::choose_sweep() {
@@ -229,6 +230,7 @@ std::vector<Kick> Stepper::kicks_at(std::int64_t n) const {
 // Profile regions (core/profile.hpp): kernel regions wait for the compute stream when
 // profiling is on, so each holds its kernels' time; the halo regions hold the ghost transfer.
 void Stepper::step() {
+  if (block_steps_ > 0 && defer_step()) return;
   Engine& e = *engine_;
   const stream_t cs = e.compute_stream();
   if (fused_) {
@@ -363,6 +365,7 @@ void Stepper::finish_step() {
 }
 
 void Stepper::sample_now() {
+  flush();
   if (engine_rows_ == kSampleRows) spill_samples();
   engine_->sample(engine_rows_++);
   sample_steps_.push_back(step_);
@@ -376,6 +379,7 @@ void Stepper::spill_samples() {
 }
 
 std::vector<float> Stepper::drain_samples(std::vector<std::int64_t>& steps) {
+  flush();
   spill_samples();
   std::vector<float> out = std::move(host_samples_);
   host_samples_.clear();
@@ -385,6 +389,7 @@ std::vector<float> Stepper::drain_samples(std::vector<std::int64_t>& steps) {
 }
 
 Stepper::Energy Stepper::local_energy() {
+  flush();
   ghosts_->begin(HalfStep::e_for_h, *engine_);
   ghosts_->finish(HalfStep::e_for_h, *engine_);
   const EnergySums s = engine_->energy();

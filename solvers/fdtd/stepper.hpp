@@ -43,7 +43,10 @@ class Stepper {
   void step();
   std::int64_t steps() const { return step_; }
   double time() const { return double(step_) * model_.dt; }
-  void set_step(std::int64_t s) { step_ = s; }
+  void set_step(std::int64_t s) {
+    flush();
+    step_ = s;
+  }
 
   // Total electromagnetic energy (J) summed over this rank's cells (exchanges E ghosts).
   struct Energy {
@@ -60,7 +63,11 @@ class Stepper {
   // Samples the probes now (at step()) into the buffer; step() does it every probe_every steps.
   void sample_now();
 
-  Engine& engine() { return *engine_; }
+  // The engine, its fields at steps() (a blocked sweep's held-back steps run first).
+  Engine& engine() {
+    flush();
+    return *engine_;
+  }
   const Model& model() const { return model_; }
   const LocalDomain& domain() const { return domain_; }
   const std::vector<CpmlSlab>& slabs() const { return slabs_; }
@@ -72,6 +79,11 @@ class Stepper {
   // Whether step() runs the fused sweep (fdtd.sweep), and why or why not, for the run log.
   bool fused() const { return fused_; }
   const std::string& sweep_reason() const { return sweep_reason_; }
+  // The blocked sweep (stepper_blocked.cpp): the most steps of one pass over memory, 0 when
+  // off. steps() counts the steps it holds back until a pass is full or the fields are looked
+  // at (engine(), probes, energy); flush() runs them.
+  int block_steps() const { return block_steps_; }
+  void flush();
   Spectra& spectra() { return *spectra_; }
   // The TFSF box's 1D incident grid, or null.
   Tfsf* tfsf() { return tfsf_.get(); }
@@ -99,6 +111,12 @@ class Stepper {
   void choose_cpml_path();
   void repair_cpml();  // after a fused sweep: the CPML corrections, bitwise the split step's
   void finish_step();  // sources, PEC walls, probes after the bulk update
+  int block_steps_ = 0;  // the blocked sweep: passes of up to this many steps, 0 when off
+  int deferred_ = 0;     // steps counted in step_ whose bulk update has not run yet
+  void choose_blocked();
+  bool acts_after(std::int64_t n) const;  // a source, probe or monitor acts after step n
+  bool defer_step();                      // step() under the blocked sweep; false: a plain step
+  void run_pass(int steps);               // `steps` held-back steps, PEC walls included
 
   struct LocalSource {
     Kick kick;

@@ -584,6 +584,59 @@ void CudaEngine::fused_restore_e(const Box& b) {
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
+bool CudaEngine::enable_blocked(int steps, std::string& why) {
+  if (steps < 2 || steps > kMaxBlockedSteps) {
+    why = "the blocked sweep takes 2 to " + std::to_string(kMaxBlockedSteps) + " steps per pass, not " +
+          std::to_string(steps);
+    return false;
+  }
+  for (int a = 0; a < 3; ++a)
+    if (domain_.remote(a, 0) || domain_.remote(a, 1)) {
+      why = std::string("this rank has a neighbour along ") + char('x' + a) +
+            " (the blocked sweep is one rank's alone: no ghost exchange within a pass)";
+      return false;
+    }
+  if (!slabs_.empty()) {
+    why = "CPML slabs correct H and E within each step, which the blocked sweep does not do";
+    return false;
+  }
+  if (disp_.active() || !tfsf_[0].empty() || !tfsf_[1].empty()) {
+    why = "dispersive materials or a TFSF box act within each step";
+    return false;
+  }
+  if (!enable_fused(why)) return false;  // the second copy of the fields
+  // TESSERA_FDTD_BLOCKED_TILE ("16" or "32", then optionally the z stretches: "32,2") tunes
+  // the tile for benchmarks; the default is 32 x 32 (docs/fdtd.md).
+  blocked_shape_ = BlockedShape{};
+  if (const auto tuning = env::get_integers("TESSERA_FDTD_BLOCKED_TILE")) {
+    if (tuning->size() >= 1) blocked_shape_.tile_y = (*tuning)[0] == 16 ? 16 : 32;
+    if (tuning->size() >= 2) blocked_shape_.stretches = static_cast<int>((*tuning)[1]);
+  }
+  int device = 0;
+  TESSERA_CUDA_CHECK(cudaGetDevice(&device));
+  TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+  blocked_steps_ = steps;
+  return true;
+}
+
+void CudaEngine::update_blocked(int steps) {
+  if (blocked_steps_ == 0) throw std::logic_error("CudaEngine::update_blocked without enable_blocked");
+  if (steps < 2 || steps > blocked_steps_)
+    throw std::logic_error("CudaEngine::update_blocked: " + std::to_string(steps) + " steps, enabled for 2.." +
+                           std::to_string(blocked_steps_));
+  const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
+  const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
+  int wrap = 0, pec = 0;
+  for (int a = 0; a < 3; ++a) {
+    wrap |= domain_.wraps_alone(a) ? 1 << a : 0;
+    // The stepper zeroes the tangential E of a low wall (no CPML here: every wall is a PEC).
+    pec |= !domain_.neighbour[a][0] ? 1 << a : 0;
+  }
+  launch_blocked_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n, steps,
+                       blocked_shape_, wrap, pec, sms_, compute_);
+  for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
+}
+
 void CudaEngine::zero_tangential_e(int axis) {
   Box plane = domain_.local();
   plane.hi[axis] = 1;

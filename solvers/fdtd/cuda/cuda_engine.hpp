@@ -77,6 +77,22 @@ void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const Materia
 // (0: the measured best, 8 layers each).
 FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
 
+// The blocked sweep (blocked_sweep.cu): `steps` (2..kMaxBlockedSteps) whole steps of the n box
+// from `in` into `out` in one pass, each step H, E and the zeroing of the tangential E on the
+// low plane of every `pec` axis; bitwise that many split steps. Tiles of 32 x tile_y columns
+// (16 or 32) march z stretches (`stretches`, 0: chosen). `wrap` as for the fused sweep; no
+// neighbour's ghosts, no CPML.
+inline constexpr int kMaxBlockedSteps = 4;
+struct BlockedShape {
+  int tile_y = 32, stretches = 0;
+};
+void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
+                          bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
+                          const BlockedShape& shape, int wrap, int pec, int sms, cudaStream_t stream);
+// Dynamic shared memory of one block, and the layers of one z stretch (sms: the device's SMs).
+std::size_t blocked_shared_bytes(int steps, int tile_y);
+int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape, int sms);
+
 class CudaEngine final : public Engine {
  public:
   CudaEngine(const LocalDomain& domain, const HCoeffs& ch);
@@ -106,6 +122,8 @@ class CudaEngine final : public Engine {
   bool fuse_cpml() override;
   void fused_cpml_h(int slab) override;
   void fused_restore_e(const Box& box) override;
+  bool enable_blocked(int steps, std::string& why) override;
+  void update_blocked(int steps) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
   void set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) override;
   void apply_tfsf(bool electric, std::span<const float> inc) override;
@@ -145,6 +163,9 @@ class CudaEngine final : public Engine {
   float* spare_[kComponents]{};
   FusedShape fused_shape_;
   bool fused_cpml_ = false;  // fuse_cpml
+  int blocked_steps_ = 0;    // enable_blocked: the most steps one pass may take
+  BlockedShape blocked_shape_;
+  int sms_ = 1;
   DeviceBuffer<MaterialIndex> mat_store_;
   DeviceBuffer<Material> table_;
   DeviceBuffer<float> eps_r_;

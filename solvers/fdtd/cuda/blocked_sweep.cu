@@ -1,0 +1,262 @@
+// The blocked sweep: K = 2..4 whole Yee steps per pass over memory (CudaEngine::update_blocked),
+// bitwise K split steps, each followed by the PEC walls' zeroing (Stepper::finish_step).
+//
+// Scheme: a 2.5D temporal pipeline along z with a redundant halo in x and y.
+//  - A block owns a 32 x V tile of (x, y) columns, one thread per column, and marches a
+//    stretch [z0, z1) of z layers. The inner (32 - 2K) x (V - 2K) columns are its output; the
+//    K columns around them are a halo that the block computes again for itself (the tiles
+//    beside it compute the same cells as their own output, from the same operands).
+//  - "Level" s is the fields after s steps (level 0: what memory holds). In iteration t, level
+//    0 is layer t + 1, read from `in`; level s = 1..K computes layer t - s + 1: its H from level
+//    s - 1's E at that layer (made in the last iteration) and at the layer above (made just
+//    now), then its E from that new H and its own H of the layer below (last iteration's).
+//    So level s trails level s - 1 by one layer, and only level K is written, to `out`.
+//  - x neighbours come from the adjacent lane (a warp is one row of the tile: shuffles), y
+//    neighbours through shared memory (per level: E's x and z components, double buffered by
+//    iteration parity, and H's x and z), z neighbours stay in registers. One barrier per level
+//    and iteration (between a level's H and its E).
+//  - Validity: level s is exact on lanes [s, 32 - s) (E) and [s - 1, 32 - s) (H), rows alike,
+//    and from layer z0 - K + s up (E); after K levels the inner columns of [z0, z1) are exact.
+//    The garbage the halo's edges compute (shuffles past the warp, pad rows, layers before
+//    the pipeline filled) never reaches them, and it is never written.
+//  - Bitwise: every value is curl_step_h / curl_step_e (yee.hpp) of the operands h_columns /
+//    e_columns use, in their order; fdtd's CUDA sources compile with -fmad=false.
+// Boundaries: on an axis with a wall, a column or layer outside the grid is a ghost, which
+// keeps the value it has in memory (the PEC's zeros: no step changes a wall's ghost), and
+// beyond the ghost layer reads zero (no cell inside the grid depends on it); on a periodic
+// axis this rank spans alone (`wrap` bit), coordinates wrap and every column is a real cell.
+// After each level's E, a real cell on the low plane of a `pec` axis gets its tangential E
+// zeroed (zero_tangential_e).
+//
+// Bytes per pass (model): 24 read + 24 written + 1 material byte per output cell, for K steps;
+// the halo's columns are read once more by the tile that does not own them, from L2 when the
+// two tiles run at once (neighbouring blocks do), else from DRAM: (32 V) / ((32-2K)(V-2K)).
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+#include "core/cuda_check.hpp"
+#include "solvers/fdtd/cuda/cuda_engine.hpp"
+
+namespace tessera::fdtd {
+namespace {
+
+constexpr int kLanes = 32;
+constexpr unsigned kFullWarp = 0xffffffffu;
+
+struct V3 {
+  float x, y, z;
+};
+
+struct BlockedArgs {
+  std::int64_t pitch, plane;
+  int nx, ny, nz;
+  int kz;    // layers per z stretch
+  int wrap;  // bit a: axis a is periodic and this rank's alone
+  int pec;   // bit a: the low plane of axis a is a PEC wall (tangential E zeroed every step)
+};
+
+// A coordinate g along an axis of n cells: the array coordinate to read, whether the cell is
+// real (updated), and whether it may be read at all (a real cell or a wall's ghost).
+struct Place {
+  int c;
+  bool real, load;
+};
+
+__device__ __forceinline__ Place place(int g, int n, bool wrap) {
+  if (wrap) {
+    int c = g % n;
+    if (c < 0) c += n;
+    return {c, true, true};
+  }
+  return {g, g >= 0 && g < n, g >= -1 && g <= n};
+}
+
+// 1024 threads per SM either way: one block of 32 x 32 or two of 32 x 16, so at most 64
+// registers (ptxas -v gives the count and any spills).
+template <int K, int V, bool kUniform>
+__global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
+    blocked_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
+                    const Material* __restrict__ table, HCoeffs kh, BlockedArgs a) {
+  static_assert(K >= 2 && V > 2 * K, "a tile needs inner columns");
+  constexpr int kPlane = (V + 1) * kLanes;  // one shared array: V rows and a pad row
+  constexpr int kTileX = kLanes - 2 * K, kTileY = V - 2 * K;
+  // E of level s < K: [s][parity][Ex, Ez][row 0..V-1, pad row V (the +y of the last row)].
+  // H of level s >= 1: [s - 1][Hx, Hz][pad row 0 (the -y of the first row), rows 1..V].
+  extern __shared__ float smem[];
+  float* const esh = smem;
+  float* const hsh = smem + K * 4 * kPlane;
+  const int lane = int(threadIdx.x), ty = int(threadIdx.y);
+  for (int v = ty * kLanes + lane; v < K * 6 * kPlane; v += kLanes * V) smem[v] = 0.0f;
+
+  const int gx = int(blockIdx.x) * kTileX + lane - K, gy = int(blockIdx.y) * kTileY + ty - K;
+  const Place px = place(gx, a.nx, a.wrap & 1), py = place(gy, a.ny, a.wrap & 2);
+  const bool col_real = px.real && py.real, col_load = px.load && py.load;
+  const bool out_col = lane >= K && lane < kLanes - K && ty >= K && ty < V - K && gx < a.nx && gy < a.ny;
+  const bool zero_x = (a.pec & 1) && px.c == 0, zero_y = (a.pec & 2) && py.c == 0;
+  const std::int64_t column = col_load ? std::int64_t(py.c + 1) * a.pitch + (px.c + 1) : 0;
+  const int z0 = int(blockIdx.z) * a.kz, z1 = min(z0 + a.kz, a.nz);
+  const int t0 = z0 - K, iterations = z1 - z0 + 2 * K - 1;
+  const int erow = ty * kLanes + lane, erow_up = erow + kLanes;  // E: own row, row +y
+  const int hrow = erow + kLanes, hrow_down = erow;              // H: own row, row -y
+
+  // Level 0 at layer g.
+  const auto load = [&](int g, V3& e, V3& h, unsigned& m) {
+    const Place pz = place(g, a.nz, a.wrap & 4);
+    if (col_load && pz.load) {
+      const std::int64_t c = std::int64_t(pz.c + 1) * a.plane + column;
+      e = {__ldg(in.e[0] + c), __ldg(in.e[1] + c), __ldg(in.e[2] + c)};
+      h = {__ldg(in.h[0] + c), __ldg(in.h[1] + c), __ldg(in.h[2] + c)};
+      m = kUniform || !(col_real && pz.real) ? 0u : unsigned(__ldg(mat + c));
+    } else {
+      e = {0, 0, 0};
+      h = {0, 0, 0};
+      m = 0;
+    }
+  };
+
+  // ep[s]: level s's E at the layer it made last iteration (s < K); hp[s]: its H (s <= K).
+  V3 ep[K], hp[K + 1];
+#pragma unroll
+  for (int s = 0; s < K; ++s) ep[s] = {0, 0, 0};
+#pragma unroll
+  for (int s = 0; s <= K; ++s) hp[s] = {0, 0, 0};
+  // The material index of level s's layer in byte s - 1 (level 1 first).
+  unsigned mats = 0;
+  load(t0, ep[0], hp[0], mats);
+  V3 next_e, next_h;  // level 0 one layer ahead: its loads overlap an iteration's work
+  unsigned next_m;
+  load(t0 + 1, next_e, next_h, next_m);
+  __syncthreads();  // the zero fill before the first writes
+  esh[(0 * 2 + 1) * 2 * kPlane + erow] = ep[0].x;  // parity 1: "iteration -1"
+  esh[((0 * 2 + 1) * 2 + 1) * kPlane + erow] = ep[0].z;
+  __syncthreads();
+  const Material uniform_m = table[0];
+
+  for (int it = 0; it < iterations; ++it) {
+    const int t = t0 + it, p = it & 1;
+    V3 ec = next_e, hc = next_h;  // level s - 1's fields at the layer above level s's
+    const unsigned mc = next_m;
+    if (it + 1 < iterations) load(t + 2, next_e, next_h, next_m);
+    esh[(0 * 2 + p) * 2 * kPlane + erow] = ec.x;
+    esh[((0 * 2 + p) * 2 + 1) * kPlane + erow] = ec.z;
+#pragma unroll
+    for (int s = 1; s <= K; ++s) {
+      const int zs = t - s + 1;
+      const Place pz = place(zs, a.nz, a.wrap & 4);
+      const bool real = col_real && pz.real;
+      const V3 e0 = ep[s - 1], h0 = hp[s - 1];  // level s - 1 at layer zs
+      // H (h_columns): level s - 1's E at the cell, +x (the next lane), +y (shared, last
+      // iteration's parity) and +z (ec).
+      const float ez_px = __shfl_down_sync(kFullWarp, e0.z, 1), ey_px = __shfl_down_sync(kFullWarp, e0.y, 1);
+      const float* e_prev = esh + ((s - 1) * 2 + (p ^ 1)) * 2 * kPlane;
+      const float ex_py = e_prev[erow_up], ez_py = e_prev[kPlane + erow_up];
+      V3 h{curl_step_h(h0.x, kh.cy, ez_py, e0.z, kh.cz, ec.y, e0.y),
+           curl_step_h(h0.y, kh.cz, ec.x, e0.x, kh.cx, ez_px, e0.z),
+           curl_step_h(h0.z, kh.cx, ey_px, e0.y, kh.cy, ex_py, e0.x)};
+      if (!real) h = h0;  // a ghost keeps its value
+      float* h_now = hsh + (s - 1) * 2 * kPlane;
+      h_now[hrow] = h.x;
+      h_now[kPlane + hrow] = h.z;
+      __syncthreads();
+      // E (e_columns): the new H at the cell, -x (the previous lane), -y (shared) and -z
+      // (this level's H of the layer below, hp[s]).
+      const float hy_mx = __shfl_up_sync(kFullWarp, h.y, 1), hz_mx = __shfl_up_sync(kFullWarp, h.z, 1);
+      const float hx_my = h_now[hrow_down], hz_my = h_now[kPlane + hrow_down];
+      const Material m = kUniform ? uniform_m : table[(mats >> (8 * (s - 1))) & 0xffu];
+      V3 e{curl_step_e(e0.x, m.ca, m.cby, h.z, hz_my, m.cbz, h.y, hp[s].y),
+           curl_step_e(e0.y, m.ca, m.cbz, h.x, hp[s].x, m.cbx, h.z, hz_mx),
+           curl_step_e(e0.z, m.ca, m.cbx, h.y, hy_mx, m.cby, h.x, hx_my)};
+      if (!real) {
+        e = e0;
+      } else {
+        // The walls' zeroing after the step (zero_tangential_e of each pec axis).
+        if (zero_x) e.y = e.z = 0.0f;
+        if (zero_y) e.z = e.x = 0.0f;
+        if ((a.pec & 4) && pz.c == 0) e.x = e.y = 0.0f;
+      }
+      if (s < K) {
+        float* e_now = esh + (s * 2 + p) * 2 * kPlane;
+        e_now[erow] = e.x;
+        e_now[kPlane + erow] = e.z;
+      } else if (out_col && zs >= z0 && zs < z1) {
+        const std::int64_t c = std::int64_t(zs + 1) * a.plane + column;
+        out.e[0][c] = e.x;
+        out.e[1][c] = e.y;
+        out.e[2][c] = e.z;
+        out.h[0][c] = h.x;
+        out.h[1][c] = h.y;
+        out.h[2][c] = h.z;
+      }
+      ep[s - 1] = ec;
+      hp[s - 1] = hc;
+      ec = e;
+      hc = h;
+    }
+    hp[K] = hc;
+    mats = (mats << 8) | mc;
+  }
+}
+
+template <int K, int V>
+void launch(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
+            const HCoeffs& k, const BlockedArgs& a, cudaStream_t stream) {
+  constexpr int kTileX = kLanes - 2 * K, kTileY = V - 2 * K;
+  const dim3 grid(unsigned((a.nx + kTileX - 1) / kTileX), unsigned((a.ny + kTileY - 1) / kTileY),
+                  unsigned((a.nz + a.kz - 1) / a.kz));
+  const dim3 block(kLanes, V);
+  const std::size_t bytes = blocked_shared_bytes(K, V);
+  const auto kernel = uniform ? blocked_columns<K, V, true> : blocked_columns<K, V, false>;
+  // Above 48 KiB of dynamic shared memory a kernel must say so (per device: every launch).
+  TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
+  kernel<<<grid, block, bytes, stream>>>(in, out, mat, table, k, a);
+}
+
+template <int K>
+void launch_k(int tile_y, const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
+              bool uniform, const HCoeffs& k, const BlockedArgs& a, cudaStream_t stream) {
+  if (tile_y == 16)
+    launch<K, 16>(in, out, mat, table, uniform, k, a, stream);
+  else
+    launch<K, 32>(in, out, mat, table, uniform, k, a, stream);
+}
+
+}  // namespace
+
+std::size_t blocked_shared_bytes(int steps, int tile_y) {
+  return std::size_t(steps) * 6 * std::size_t(tile_y + 1) * kLanes * sizeof(float);
+}
+
+int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape, int sms) {
+  const std::int64_t tiles = ((n[0] + kLanes - 2 * steps - 1) / (kLanes - 2 * steps)) *
+                             ((n[1] + shape.tile_y - 2 * steps - 1) / (shape.tile_y - 2 * steps));
+  std::int64_t stretches = shape.stretches;
+  if (stretches <= 0) {
+    // About four waves of blocks (one 1024-thread block per SM, two of 512), but stretches of
+    // at least 8 K layers: each stretch fills its pipeline with 2K - 1 layers of its own.
+    const std::int64_t resident = std::int64_t(std::max(sms, 1)) * (shape.tile_y == 16 ? 2 : 1);
+    stretches = std::clamp<std::int64_t>((4 * resident + tiles - 1) / std::max<std::int64_t>(tiles, 1), 1,
+                                         std::max<std::int64_t>(1, n[2] / (8 * steps)));
+  }
+  const std::int64_t kz = (n[2] + stretches - 1) / stretches;
+  return int(std::clamp<std::int64_t>(kz, 1, std::max<std::int64_t>(n[2], 1)));
+}
+
+void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
+                          bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
+                          const BlockedShape& shape, int wrap, int pec, int sms, cudaStream_t stream) {
+  if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
+  if (steps < 2 || steps > kMaxBlockedSteps)
+    throw std::logic_error("launch_blocked_sweep: steps outside 2.." + std::to_string(kMaxBlockedSteps));
+  BlockedArgs a{l.pitch, l.plane(), int(n[0]), int(n[1]), int(n[2]), blocked_stretch_layers(n, steps, shape, sms),
+                wrap, pec};
+  const int v = shape.tile_y == 16 ? 16 : 32;
+  switch (steps) {
+    case 2: launch_k<2>(v, in, out, mat, table, uniform, k, a, stream); break;
+    case 3: launch_k<3>(v, in, out, mat, table, uniform, k, a, stream); break;
+    default: launch_k<4>(v, in, out, mat, table, uniform, k, a, stream); break;
+  }
+  TESSERA_CUDA_CHECK(cudaGetLastError());
+}
+
+}  // namespace tessera::fdtd

@@ -1,0 +1,122 @@
+// The Stepper's blocked sweep (fdtd.sweep = "blocked", or "auto" where it applies; issue 36):
+// whole steps held back and then run several to one pass over memory (Engine::update_blocked).
+//
+// A step after which nothing acts (no source, sheet, probe sample or monitor accumulation:
+// acts_after) is only counted; its bulk update waits. A pass runs when block_steps steps wait,
+// when a step after which something acts ends it (that step's sources, probes and monitors
+// then act as after any step: finish_step), or when anything looks at the fields (engine(),
+// energy, probes, set_step: flush). Outputs and checkpoints reach the fields through engine(),
+// so they see their step's fields. A lone held-back step runs as a fused step.
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/profile.hpp"
+#include "solvers/fdtd/stepper.hpp"
+
+namespace tessera::fdtd {
+
+void Stepper::choose_blocked() {
+  const bool forced = model_.sweep == Sweep::blocked;
+  if (!forced && model_.sweep != Sweep::automatic) return;
+  if (!fused_) {
+    // A pass is the fused sweep's kind of update: where that does not apply, neither does this.
+    const std::string split = "split: ";
+    const std::string why =
+        sweep_reason_.rfind(split, 0) == 0 ? sweep_reason_.substr(split.size()) : sweep_reason_;
+    if (forced)
+      throw InputError("fdtd.sweep = \"blocked\" is not possible for this run: " + why +
+                       " (use sweep = \"auto\", \"fused\" or \"split\")");
+    return;
+  }
+  // Something that acts after every step leaves nothing to hold back: auto keeps the fused
+  // sweep; a forced blocked sweep runs, one fused step at a time, and says so.
+  std::string every;
+  if (!model_.sources.empty())
+    every = "point sources act after every step";
+  else if (!model_.plane_waves.empty())
+    every = "plane-wave sheets act after every step";
+  else if (total_columns_ > 0 && model_.probe_every == 1)
+    every = "the probes sample every step (fdtd.probes.every = 1)";
+  for (const DftSpec& d : model_.dfts)
+    if (every.empty() && d.spectrum.every == 1) every = fmt::format("dft monitor \"{}\" accumulates every step", d.name);
+  for (const FluxSpec& f : model_.fluxes)
+    if (every.empty() && f.spectrum.every == 1) every = fmt::format("flux plane \"{}\" accumulates every step", f.name);
+  if (!forced && !every.empty()) {
+    sweep_reason_ += "; not blocked: " + every;
+    return;
+  }
+  std::string why;
+  const bool able = engine_->enable_blocked(model_.block_steps, why);
+  // Every rank the same steps (a pass needs no exchange, but the steps between passes do).
+  const bool everywhere = ghosts_->on_every_rank(able);
+  if (able && !everywhere) why = "another rank cannot take the blocked sweep";
+  if (!everywhere) {
+    if (forced)
+      throw InputError("fdtd.sweep = \"blocked\" is not possible for this run: " + why +
+                       " (use sweep = \"auto\", \"fused\" or \"split\")");
+    sweep_reason_ += "; not blocked: " + why;
+    return;
+  }
+  block_steps_ = model_.block_steps;
+  sweep_reason_ = fmt::format(
+      "blocked (up to {} steps per pass over memory; a step after which a source, probe or monitor acts ends a pass, "
+      "a lone step runs fused){}{}",
+      block_steps_, every.empty() ? "" : "; but " + every + ", so every step runs fused",
+      forced ? "" : "; auto takes it wherever it applies, not yet measured against the fused sweep (docs/fdtd.md)");
+}
+
+bool Stepper::acts_after(std::int64_t n) const {
+  if (tfsf_ || !model_.sources.empty() || !model_.plane_waves.empty()) return true;
+  // finish_step's probes and monitors see step n + 1.
+  const std::int64_t next = n + 1;
+  if (total_columns_ > 0 && next % model_.probe_every == 0) return true;
+  for (const DftSpec& d : model_.dfts)
+    if (next % d.spectrum.every == 0) return true;
+  for (const FluxSpec& f : model_.fluxes)
+    if (next % f.spectrum.every == 0) return true;
+  return false;
+}
+
+bool Stepper::defer_step() {
+  if (!acts_after(step_)) {
+    ++deferred_;
+    ++step_;
+    if (deferred_ == block_steps_) flush();
+    return true;
+  }
+  if (deferred_ == 0) return false;  // a lone step: step()'s fused path
+  // This step ends the pass: the held-back steps and it in one, then what acts after it.
+  const int steps = deferred_ + 1;
+  deferred_ = 0;
+  run_pass(steps);
+  finish_step();
+  return true;
+}
+
+void Stepper::flush() {
+  if (deferred_ == 0) return;
+  const int steps = deferred_;
+  deferred_ = 0;
+  run_pass(steps);
+}
+
+void Stepper::run_pass(int steps) {
+  Engine& e = *engine_;
+  if (steps >= 2) {
+    TESSERA_PROFILE_SYNC("fdtd.update_blocked", e.compute_stream());
+    e.update_blocked(steps);  // the PEC walls' zeroing after each step included
+    return;
+  }
+  // One step: step()'s fused path with nothing acting after it but the walls.
+  {
+    TESSERA_PROFILE("fdtd.ghosts");
+    e.halo_after_compute();
+    ghosts_->begin(HalfStep::fused, e);
+    ghosts_->finish(HalfStep::fused, e);
+  }
+  TESSERA_PROFILE_SYNC("fdtd.update_fused", e.compute_stream());
+  e.update_fused();
+  for (int a : pec_axes_) e.zero_tangential_e(a);
+}
+
+}  // namespace tessera::fdtd

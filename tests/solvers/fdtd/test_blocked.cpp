@@ -1,0 +1,255 @@
+// The blocked sweep (issue 36; gpu label, skipped without a device, except the refusals):
+//  - k = 2, 3, 4 steps per pass give the split step's bits: random fields, random materials
+//    (and a uniform grid), sizes that are no multiple of a tile, PEC walls and periodic axes,
+//    after 12 steps (whole passes) and after a 13th (a lone step, run fused);
+//  - probes, dft monitors and flux planes at their own steps end a pass there and see their
+//    step's fields; sources (acting every step) leave auto on the fused sweep and a forced
+//    blocked sweep one fused step at a time, bitwise the split step all the same;
+//  - auto takes it where it applies and says why not elsewhere; a forced blocked sweep where
+//    it cannot run is refused with the reason (cpu engine, CPML).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <random>
+#include <string>
+
+#include "core/error.hpp"
+#include "tests/solvers/fdtd/fdtd_test_util.hpp"
+#include "tests/support/mpi_test.hpp"
+
+using namespace tessera;
+using namespace tessera::fdtd;
+
+namespace {
+
+// Random materials (conductors among them) in 30 shapes; `periodic`: y and z wrap.
+Model blocked_model(Index3 cells, std::uint64_t seed, bool uniform, bool periodic) {
+  Model m = fdtd::test::box_model(cells, 0.9);
+  if (periodic) m.faces[1] = m.faces[2] = {FaceKind::periodic, FaceKind::periodic};
+  std::mt19937_64 rng = tessera::test::rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 5; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 9 * u(rng), 3 * u(rng), false, {}});
+  const double d = m.cell_size[0];
+  for (int i = 0; i < 30 && !uniform; ++i) {
+    Shape s;
+    s.material = 1 + static_cast<int>(u(rng) * 6) % 6;  // pec (1) and m0..m4
+    s.kind = i % 3 == 0 ? ShapeKind::sphere : i % 3 == 1 ? ShapeKind::box : ShapeKind::cylinder;
+    s.center = {u(rng) * cells[0] * d, u(rng) * cells[1] * d, u(rng) * cells[2] * d};
+    s.radius = (1 + 5 * u(rng)) * d;
+    s.length = 6 * d;
+    s.axis = i % 3;
+    s.min = s.center;
+    s.max = {s.center[0] + 8 * d, s.center[1] + 5 * d, s.center[2] + 4 * d};
+    m.shapes.push_back(s);
+  }
+  return m;
+}
+
+std::unique_ptr<Stepper> make_stepper(const Model& model, Sweep sweep, int block_steps, Backend backend = Backend::cuda) {
+  Model m = model;
+  m.sweep = sweep;
+  m.block_steps = block_steps;
+  const LocalDomain d = whole_domain(m.cells, {m.periodic(0), m.periodic(1), m.periodic(2)});
+  return std::make_unique<Stepper>(m, d, make_engine(backend, d, h_coefficients(m)), make_local_ghosts(d));
+}
+
+std::vector<std::vector<float>> fields(Stepper& s) {
+  std::vector<std::vector<float>> out;
+  for (int c = 0; c < kComponents; ++c) {
+    out.emplace_back(static_cast<std::size_t>(s.engine().layout().elements()));
+    s.engine().download(c, out.back());
+  }
+  return out;
+}
+
+void expect_same_fields(Stepper& a, Stepper& b, const std::string& what) {
+  const auto fa = fields(a), fb = fields(b);
+  for (int c = 0; c < kComponents; ++c) EXPECT_EQ(fa[c], fb[c]) << kComponentName[c] << " " << what;
+}
+
+}  // namespace
+
+TEST(FdtdGpuBlocked, BlockedSweepGivesTheSplitStepsBits) {
+  TESSERA_REQUIRE_GPU();
+  for (const bool periodic : {false, true})
+    for (const bool uniform : {false, true})
+      for (const int k : {2, 3, 4}) {
+        // 67 x 41 x 50: no multiple of a 32 x 32 tile's inner 28..24 columns; 50 layers make
+        // several z stretches (each fills its own pipeline).
+        const Model m = blocked_model({67, 41, 50}, 17 + k, uniform, periodic);
+        const std::string what = "k=" + std::to_string(k) + (uniform ? " uniform" : " materials") +
+                                 (periodic ? " periodic y z" : " pec");
+        auto blocked = make_stepper(m, Sweep::blocked, k);
+        auto split = make_stepper(m, Sweep::split, k);
+        ASSERT_EQ(blocked->block_steps(), k) << blocked->sweep_reason();
+        ASSERT_EQ(split->block_steps(), 0);
+        blocked->engine().fill_random(99);
+        split->engine().fill_random(99);
+        for (int n = 0; n < 12; ++n) {
+          blocked->step();
+          split->step();
+        }
+        EXPECT_EQ(blocked->steps(), 12);
+        expect_same_fields(*blocked, *split, what + " after 12 steps");
+        blocked->step();  // held back, then run alone (fused) when the fields are read
+        split->step();
+        expect_same_fields(*blocked, *split, what + " after 13 steps");
+      }
+}
+
+// The other tile shape (32 x 16) and forced z stretches (TESSERA_FDTD_BLOCKED_TILE, read when
+// the sweep is enabled): many stretches of a few layers each.
+TEST(FdtdGpuBlocked, TileShapesAndStretchesGiveTheSplitStepsBits) {
+  TESSERA_REQUIRE_GPU();
+  for (const char* shape : {"16,7", "32,9", "16,1"})
+    for (const bool periodic : {false, true})
+      for (const int k : {2, 3, 4}) {
+        ASSERT_EQ(setenv("TESSERA_FDTD_BLOCKED_TILE", shape, 1), 0);
+        const Model m = blocked_model({53, 37, 29}, 3 + k, false, periodic);
+        auto blocked = make_stepper(m, Sweep::blocked, k);
+        unsetenv("TESSERA_FDTD_BLOCKED_TILE");
+        auto split = make_stepper(m, Sweep::split, k);
+        ASSERT_EQ(blocked->block_steps(), k) << blocked->sweep_reason();
+        blocked->engine().fill_random(11);
+        split->engine().fill_random(11);
+        for (int n = 0; n < 12; ++n) {
+          blocked->step();
+          split->step();
+        }
+        expect_same_fields(*blocked, *split,
+                           std::string("tile ") + shape + " k=" + std::to_string(k) + (periodic ? " periodic" : " pec"));
+      }
+}
+
+// Tiny grids: narrower than a tile's halo, a periodic axis shorter than the pipeline.
+TEST(FdtdGpuBlocked, SmallGridsGiveTheSplitStepsBits) {
+  TESSERA_REQUIRE_GPU();
+  for (const bool periodic : {false, true})
+    for (const Index3 cells : {Index3{5, 3, 4}, Index3{33, 9, 2}, Index3{1, 40, 7}}) {
+      const Model m = blocked_model(cells, 5, false, periodic);
+      auto blocked = make_stepper(m, Sweep::blocked, 4);
+      auto split = make_stepper(m, Sweep::split, 4);
+      ASSERT_EQ(blocked->block_steps(), 4) << blocked->sweep_reason();
+      blocked->engine().fill_random(7);
+      split->engine().fill_random(7);
+      for (int n = 0; n < 12; ++n) {
+        blocked->step();
+        split->step();
+      }
+      expect_same_fields(*blocked, *split,
+                         std::to_string(cells[0]) + "x" + std::to_string(cells[1]) + "x" + std::to_string(cells[2]) +
+                             (periodic ? " periodic" : " pec"));
+    }
+}
+
+// Probes every 3 steps, a dft monitor every 5 and a flux plane every 2: passes end at those
+// steps, and samples, accumulators and energy equal the split run's.
+TEST(FdtdGpuBlocked, MonitorsInsideABlockSeeTheirSteps) {
+  TESSERA_REQUIRE_GPU();
+  Model m = blocked_model({45, 38, 31}, 23, false, false);
+  fdtd::test::add_probe(m, "p", {{kEz, {20, 19, 15}}, {kHx, {3, 30, 27}}, {kEy, {44, 0, 30}}});
+  m.probe_every = 3;
+  Spectrum sp;
+  sp.frequencies = {1e10, 2e10, 4e10};
+  sp.every = 5;
+  m.dfts.push_back({"box", {kEx, kHz}, {{10, 10, 10}, {20, 15, 14}}, sp});
+  sp.every = 2;
+  m.fluxes.push_back(fdtd::test::z_plane("plane", m, 16, sp));
+  auto blocked = make_stepper(m, Sweep::blocked, 4);
+  auto split = make_stepper(m, Sweep::split, 4);
+  ASSERT_EQ(blocked->block_steps(), 4) << blocked->sweep_reason();
+  blocked->engine().fill_random(41);
+  split->engine().fill_random(41);
+  for (int n = 0; n < 31; ++n) {
+    blocked->step();
+    split->step();
+  }
+  expect_same_fields(*blocked, *split, "with monitors");
+  std::vector<std::int64_t> sb, ss;
+  const std::vector<float> rb = blocked->drain_samples(sb), rs = split->drain_samples(ss);
+  EXPECT_EQ(sb, ss);
+  EXPECT_EQ(rb, rs) << "probe samples";
+  // The accumulators of the dft monitor's two components and the flux plane's four.
+  const auto same_accumulators = [&](const std::vector<DftMonitor>& a, const std::vector<DftMonitor>& b,
+                                     const char* kind) {
+    ASSERT_EQ(a.size(), b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+      for (std::size_t q = 0; q < a[i].blocks.size(); ++q) {
+        const std::size_t nf = a[i].spectrum->frequencies.size();
+        EXPECT_EQ(Spectra::download(a[i].blocks[q], nf, blocked->engine()),
+                  Spectra::download(b[i].blocks[q], nf, split->engine()))
+            << kind << " " << i << " block " << q;
+      }
+  };
+  same_accumulators(blocked->spectra().dfts(), split->spectra().dfts(), "dft");
+  same_accumulators(blocked->spectra().fluxes(), split->spectra().fluxes(), "flux");
+  EXPECT_EQ(blocked->local_energy().electric, split->local_energy().electric);
+  EXPECT_EQ(blocked->local_energy().magnetic, split->local_energy().magnetic);
+}
+
+// Sources act after every step: auto stays fused and says why; forced, the blocked sweep
+// runs every step fused, with the split step's bits.
+TEST(FdtdGpuBlocked, SourcesKeepEveryStepFused) {
+  TESSERA_REQUIRE_GPU();
+  Model m = blocked_model({40, 24, 36}, 29, false, false);
+  m.sources.push_back(fdtd::test::soft_source(kEz, {20, 12, 18}, fdtd::test::gaussian(2e-11, 6e-11), 1e-2));
+  auto a = make_stepper(m, Sweep::automatic, 3);
+  EXPECT_TRUE(a->fused()) << a->sweep_reason();
+  EXPECT_EQ(a->block_steps(), 0);
+  EXPECT_NE(a->sweep_reason().find("not blocked: point sources act after every step"), std::string::npos)
+      << a->sweep_reason();
+  auto forced = make_stepper(m, Sweep::blocked, 3);
+  auto split = make_stepper(m, Sweep::split, 3);
+  EXPECT_NE(forced->sweep_reason().find("every step runs fused"), std::string::npos) << forced->sweep_reason();
+  forced->engine().fill_random(3);
+  split->engine().fill_random(3);
+  for (int n = 0; n < 10; ++n) {
+    forced->step();
+    split->step();
+  }
+  expect_same_fields(*forced, *split, "with a source");
+}
+
+// Auto takes the blocked sweep where it applies (block_steps' default 3); CPML keeps it fused.
+TEST(FdtdGpuBlocked, AutoChoosesWhereItApplies) {
+  TESSERA_REQUIRE_GPU();
+  Model m = blocked_model({40, 24, 36}, 31, false, true);
+  auto a = make_stepper(m, Sweep::automatic, Model{}.block_steps);
+  EXPECT_EQ(a->block_steps(), 3) << a->sweep_reason();
+  EXPECT_TRUE(a->fused());
+  EXPECT_NE(a->sweep_reason().find("blocked (up to 3 steps per pass"), std::string::npos) << a->sweep_reason();
+  m.faces[0] = {FaceKind::cpml, FaceKind::pec};
+  m.cpml.thickness = 4;
+  auto c = make_stepper(m, Sweep::automatic, 3);
+  EXPECT_EQ(c->block_steps(), 0);
+  EXPECT_NE(c->sweep_reason().find("not blocked: CPML slabs"), std::string::npos) << c->sweep_reason();
+  try {
+    make_stepper(m, Sweep::blocked, 3);
+    ADD_FAILURE() << "a forced blocked sweep with CPML ran";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("fdtd.sweep = \"blocked\" is not possible for this run: CPML slabs"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+// No device needed: the cpu engine has no blocked sweep, and a forced one is refused.
+TEST(FdtdBlocked, CpuEngineRefusesTheBlockedSweep) {
+  const Model m = blocked_model({12, 10, 8}, 1, true, false);
+  const LocalDomain d = whole_domain(m.cells, {false, false, false});
+  auto e = make_cpu_engine(d, h_coefficients(m));
+  std::string why;
+  EXPECT_FALSE(e->enable_blocked(3, why));
+  EXPECT_EQ(why, "this engine has no blocked sweep");
+  auto a = make_stepper(m, Sweep::automatic, 3, Backend::cpu);
+  EXPECT_EQ(a->block_steps(), 0);
+  try {
+    make_stepper(m, Sweep::blocked, 3, Backend::cpu);
+    ADD_FAILURE() << "a forced blocked sweep ran on the cpu engine";
+  } catch (const InputError& err) {
+    EXPECT_NE(std::string(err.what()).find("fdtd.sweep = \"blocked\" is not possible for this run: this engine has no "
+                                           "fused sweep"),
+              std::string::npos)
+        << err.what();
+  }
+}
