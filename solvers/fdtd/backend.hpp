@@ -123,6 +123,15 @@ class Engine {
   // of the local layer `layer` along `axis` (k = K(t), a surface current density in A/m).
   virtual void add_sheet(int component, int axis, std::int64_t layer, float k) = 0;
 
+  // ---- nodes with their own E coefficients (smoothing.hpp) ----
+  // The nodes (own cells, each (index, component) once) whose E the step redoes after the bulk
+  // E update. save_override_e keeps their E(n) (call it before the E update);
+  // apply_override_e sets their E(n+1) from it and the new H (after the E update, before any
+  // correction that acts on E: CPML, TFSF, sources). Nothing to do without nodes.
+  virtual void set_overrides(std::span<const NodeCoeffs> nodes) = 0;
+  virtual void save_override_e() = 0;
+  virtual void apply_override_e() = 0;
+
   // ---- the TFSF box (tfsf.hpp) ----
   // The H and E node corrections (each node at most once per list).
   virtual void set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) = 0;

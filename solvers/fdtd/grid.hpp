@@ -65,6 +65,10 @@ struct Layout {
     return ((k + 1) * rows + (j + 1)) * pitch + (i + 1);
   }
   std::int64_t elements() const { return plane() * planes; }
+  // The local cell (i, j, k) of an array index: at()'s inverse.
+  Index3 cell_of(std::int64_t index) const {
+    return {index % pitch - 1, (index / pitch) % rows - 1, index / plane() - 1};
+  }
 };
 
 inline constexpr std::int64_t kRowAlign = 32;  // floats: interior rows start on 128-byte lines

@@ -62,6 +62,7 @@ void read_grid(const deck::Config& d, Model& m) {
             : sweep == "blocked" ? Sweep::blocked
                                  : Sweep::automatic;
   m.block_steps = static_cast<int>(d.get_int("fdtd.block_steps"));
+  m.smoothing = d.get_bool("fdtd.smoothing");
 }
 
 void read_boundaries(const deck::Config& d, Model& m) {

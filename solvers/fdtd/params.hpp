@@ -198,6 +198,7 @@ struct Model {
   std::array<int, 3> ranks{0, 0, 0};
   Sweep sweep = Sweep::automatic;
   int block_steps = 3;  // fdtd.block_steps: the most steps one pass of the blocked sweep takes
+  bool smoothing = false;  // sub-pixel smoothing of the E nodes at interfaces (smoothing.hpp)
 
   bool periodic(int axis) const { return faces[axis][0] == FaceKind::periodic; }
   int cpml_cells(int axis, int side) const { return faces[axis][side] == FaceKind::cpml ? cpml.thickness : 0; }

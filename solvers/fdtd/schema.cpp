@@ -59,7 +59,12 @@ deck::Schema schema() {
                "tiles' halo, against more recomputed halo cells per tile (docs/fdtd.md)")
       .min(2)
       .max(4)
-      .default_value(3);
+      .default_value(3)
+      .boolean("smoothing",
+               "sub-pixel smoothing: E nodes next to a dielectric interface see the anisotropic average of the two "
+               "media over a cell (second order in the cell size instead of the staircase's first); off by default, "
+               "so that earlier decks and checkpoints keep their bits (docs/fdtd.md)")
+      .default_value(false);
   const std::vector<std::string> faces{"pec", "periodic", "cpml"};
   auto b = s.table("fdtd.boundary", "boundary of each face: pec, periodic (both faces of an axis) or cpml");
   for (const char* face : {"x_low", "x_high", "y_low", "y_high", "z_low", "z_high"})

@@ -134,6 +134,7 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
 
   slabs_ = cpml_slabs(model_, domain_);
   engine_->set_cpml(slabs_);
+  set_node_overrides(index);
 
   for (int a = 0; a < 3; ++a)
     if (!model_.periodic(a) && domain_.offset[a] == 0) pec_axes_.push_back(a);
@@ -151,7 +152,11 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
     ls.kick.component = s.node.component;
     ls.kick.hard = s.hard ? 1 : 0;
     // Soft: a current element I*l in one cell, J = I*l / dV, enters as E -= cb J.
-    const double cb = table.cb[index[static_cast<std::size_t>(ls.kick.index)]];
+    double cb = table.cb[index[static_cast<std::size_t>(ls.kick.index)]];
+    // A node with its own coefficients (smoothing, an eps_r map) takes its own cb.
+    for (const NodeOverride& o : overrides_)
+      if (o.index == ls.kick.index && o.component == ls.kick.component)
+        cb = node_cb(model_, o.eps_r, o.sigma);
     ls.scale = s.hard ? s.amplitude : -cb * s.amplitude / model_.cell_volume();
     sources_.push_back(ls);
   }
@@ -182,6 +187,29 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   choose_blocked();
 }
 
+void Stepper::set_node_overrides(std::span<const MaterialIndex> index) {
+  // CPML slabs (and the layer past each, whose E reads a slab's H) keep the table's
+  // coefficients: their corrections use the cell's cb.
+  std::vector<Box> excluded;
+  for (const CpmlSlab& s : slabs_) {
+    Box b = s.global;
+    for (int a = 0; a < 3; ++a) ++b.hi[a];
+    excluded.push_back(b);
+  }
+  overrides_ = fdtd::node_overrides(model_, domain_, engine_->layout(), index, excluded);
+  std::vector<NodeCoeffs> nodes;
+  nodes.reserve(overrides_.size());
+  for (const NodeOverride& o : overrides_) {
+    nodes.push_back({o.index, o.component, o.ca, o.c1, o.c2});
+    // A node on a low face next to a neighbour (or a wrapped periodic axis) reads the new H of
+    // the ghost layer, which the fused sweep recomputes but does not keep.
+    const Index3 cell = engine_->layout().cell_of(o.index);
+    for (int a = 0; a < 3; ++a)
+      if (cell[a] == 0 && domain_.neighbour[a][0]) overrides_read_ghost_h_ = true;
+  }
+  engine_->set_overrides(nodes);
+}
+
 void Stepper::choose_sweep() {
   if (model_.sweep == Sweep::split) {
     sweep_reason_ = "split (fdtd.sweep = \"split\")";
@@ -195,6 +223,9 @@ void Stepper::choose_sweep() {
   bool able = false;
   if (tfsf_)
     why = "the TFSF box corrects H between the H and E updates";
+  else if (overrides_read_ghost_h_)
+    why = "nodes with their own coefficients (smoothing, an eps_r map) lie on a face next to a neighbour, and the "
+          "fused sweep does not keep the new H of the ghost layer they read";
   else if (!dispersion_box_.empty())
     why = "dispersive materials update J between the H and E updates (their currents J(n+1/2) need H(n+1/2) "
           "done and E(n) intact), which the fused sweep does not do";
@@ -233,6 +264,7 @@ void Stepper::step() {
   if (block_steps_ > 0 && defer_step()) return;
   Engine& e = *engine_;
   const stream_t cs = e.compute_stream();
+  e.save_override_e();  // E(n) of the nodes with their own coefficients, redone after the E update
   if (fused_) {
     // One exchange, then the sweep. (Sweeping the cells that read no ghost while the ghosts
     // travel, and a shell after them, measured slower on an H100: the shell's launches cost
@@ -246,6 +278,7 @@ void Stepper::step() {
     {
       TESSERA_PROFILE_SYNC("fdtd.update_fused", cs);
       e.update_fused();
+      e.apply_override_e();
     }
     if (!slabs_.empty() && !cpml_in_sweep_) repair_cpml();
     finish_step();
@@ -293,6 +326,7 @@ void Stepper::step() {
   {
     TESSERA_PROFILE_SYNC("fdtd.update_e", cs);
     for (const Box& b : e_split_.shell) e.update_e(b);
+    e.apply_override_e();
   }
   {
     TESSERA_PROFILE_SYNC("fdtd.cpml", cs);

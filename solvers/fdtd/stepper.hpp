@@ -17,6 +17,7 @@
 #include "solvers/fdtd/backend.hpp"
 #include "solvers/fdtd/ghosts.hpp"
 #include "solvers/fdtd/params.hpp"
+#include "solvers/fdtd/smoothing.hpp"
 #include "solvers/fdtd/spectra.hpp"
 #include "solvers/fdtd/tfsf.hpp"
 
@@ -85,6 +86,8 @@ class Stepper {
   int block_steps() const { return block_steps_; }
   void flush();
   Spectra& spectra() { return *spectra_; }
+  // The E nodes this rank redoes with their own coefficients (smoothing.hpp), array order.
+  const std::vector<NodeOverride>& node_overrides() const { return overrides_; }
   // The TFSF box's 1D incident grid, or null.
   Tfsf* tfsf() { return tfsf_.get(); }
 
@@ -107,6 +110,9 @@ class Stepper {
   std::string sweep_reason_;
   bool cpml_in_sweep_ = false;  // the fused sweep applies the CPML itself (Engine::fuse_cpml)
   std::vector<Box> cpml_redo_;  // else the cells its repair redoes (cpml_redo_boxes)
+  std::vector<NodeOverride> overrides_;
+  bool overrides_read_ghost_h_ = false;  // a node on a face next to a neighbour (fused sweep: no)
+  void set_node_overrides(std::span<const MaterialIndex> index);
   void choose_sweep();
   void choose_cpml_path();
   void repair_cpml();  // after a fused sweep: the CPML corrections, bitwise the split step's

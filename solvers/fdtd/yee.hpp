@@ -62,6 +62,22 @@ TESSERA_HD void update_e_at(const FieldPtrs& f, std::int64_t c, std::int64_t sy,
   f.e[2][c] = curl_step_e(f.e[2][c], m.ca, m.cbx, hy, f.h[1][c - 1], m.cby, hx, f.h[0][c - sy]);
 }
 
+// One E component of the cell at array index c with the node's own coefficients (smoothing.hpp):
+// update_e_at's formula for that component, from the node's E before the step.
+TESSERA_HD float node_e_at(const FieldPtrs& f, std::int64_t c, std::int64_t sy, std::int64_t sz, int component,
+                           float e_old, float ca, float c1, float c2) {
+  if (component == 0) return curl_step_e(e_old, ca, c1, f.h[2][c], f.h[2][c - sy], c2, f.h[1][c], f.h[1][c - sz]);
+  if (component == 1) return curl_step_e(e_old, ca, c1, f.h[0][c], f.h[0][c - sz], c2, f.h[2][c], f.h[2][c - 1]);
+  return curl_step_e(e_old, ca, c1, f.h[1][c], f.h[1][c - 1], c2, f.h[0][c], f.h[0][c - sy]);
+}
+
+// A node that the step redoes with its own coefficients (smoothing.hpp), as the engines store it.
+struct NodeCoeffs {
+  std::int64_t index;
+  int component;
+  float ca, c1, c2;
+};
+
 // ---- CPML (convolutional PML, Roden & Gedney 2000), as corrections after the bulk update ----
 // Inside a slab normal to axis a, a component whose update has a derivative d/da gets
 //   psi <- b psi + c D,        f <- f + s (kinv_m1 D + psi)

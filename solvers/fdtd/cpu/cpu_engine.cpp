@@ -38,6 +38,25 @@ class CpuEngine final : public Engine {
     uniform_ = uniform;
   }
 
+  void set_overrides(std::span<const NodeCoeffs> nodes) override {
+    nodes_.assign(nodes.begin(), nodes.end());
+    node_e_.assign(nodes_.size(), 0.0f);
+  }
+  void save_override_e() override {
+    const std::int64_t n = static_cast<std::int64_t>(nodes_.size());
+#pragma omp parallel for if (n > kParallelCells)
+    for (std::int64_t q = 0; q < n; ++q) node_e_[q] = base_[nodes_[q].component][nodes_[q].index];
+  }
+  void apply_override_e() override {
+    const FieldPtrs f{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
+    const std::int64_t n = static_cast<std::int64_t>(nodes_.size()), sy = layout_.pitch, sz = layout_.plane();
+#pragma omp parallel for if (n > kParallelCells)
+    for (std::int64_t q = 0; q < n; ++q) {
+      const NodeCoeffs& o = nodes_[q];
+      base_[o.component][o.index] = node_e_at(f, o.index, sy, sz, o.component, node_e_[q], o.ca, o.c1, o.c2);
+    }
+  }
+
   void set_cpml(const std::vector<CpmlSlab>& slabs) override {
     slabs_.clear();
     for (const CpmlSlab& s : slabs) {
@@ -419,6 +438,8 @@ class CpuEngine final : public Engine {
   std::vector<float> eps_r_;
   bool uniform_ = true;
   std::vector<SlabState> slabs_;
+  std::vector<NodeCoeffs> nodes_;  // set_overrides
+  std::vector<float> node_e_;      // their E(n), kept by save_override_e
   DispersionView disp_;
   std::vector<DispersiveMaterial> disp_table_;
   std::array<std::vector<TfsfTerm>, 2> tfsf_;  // H, E

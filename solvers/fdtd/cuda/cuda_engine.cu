@@ -212,6 +212,18 @@ __global__ void kick(FieldPtrs f, KickBatch batch) {
   }
 }
 
+__global__ void save_node_e(FieldPtrs f, const NodeCoeffs* nodes, std::int64_t n, float* saved) {
+  for (std::int64_t q = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; q < n; q += std::int64_t(gridDim.x) * blockDim.x)
+    saved[q] = f.e[nodes[q].component][nodes[q].index];
+}
+
+__global__ void apply_node_e(FieldPtrs f, const NodeCoeffs* nodes, std::int64_t n, const float* saved, Layout l) {
+  for (std::int64_t q = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; q < n; q += std::int64_t(gridDim.x) * blockDim.x) {
+    const NodeCoeffs o = nodes[q];
+    f.e[o.component][o.index] = node_e_at(f, o.index, l.pitch, l.plane(), o.component, saved[q], o.ca, o.c1, o.c2);
+  }
+}
+
 __global__ void sample_nodes(FieldPtrs f, const Sample* samples, int n, float* out) {
   const int s = int(blockIdx.x) * blockDim.x + threadIdx.x;
   if (s >= n) return;
@@ -331,6 +343,27 @@ void CudaEngine::set_cpml(const std::vector<CpmlSlab>& slabs) {
     upload_vector(st.profile, s.profile, compute_);
     slabs_.push_back(std::move(st));
   }
+}
+
+void CudaEngine::set_overrides(std::span<const NodeCoeffs> nodes) {
+  compute_.synchronize();
+  upload_vector(nodes_, std::vector<NodeCoeffs>(nodes.begin(), nodes.end()), compute_);
+  nnodes_ = static_cast<std::int64_t>(nodes.size());
+  node_e_ = DeviceBuffer<float>(nodes.size());
+}
+
+void CudaEngine::save_override_e() {
+  if (nnodes_ == 0) return;
+  save_node_e<<<std::min(blocks_for(nnodes_), 65535u), kThreads, 0, compute_>>>(view().f, nodes_.data(), nnodes_,
+                                                                               node_e_.data());
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+void CudaEngine::apply_override_e() {
+  if (nnodes_ == 0) return;
+  apply_node_e<<<std::min(blocks_for(nnodes_), 65535u), kThreads, 0, compute_>>>(view().f, nodes_.data(), nnodes_,
+                                                                                node_e_.data(), layout_);
+  TESSERA_CUDA_CHECK_LAUNCH();
 }
 
 void CudaEngine::set_samples(std::span<const Sample> samples, int max_rows) {

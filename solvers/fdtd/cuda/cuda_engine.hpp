@@ -125,6 +125,9 @@ class CudaEngine final : public Engine {
   bool enable_blocked(int steps, std::string& why) override;
   void update_blocked(int steps) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
+  void set_overrides(std::span<const NodeCoeffs> nodes) override;
+  void save_override_e() override;
+  void apply_override_e() override;
   void set_tfsf(std::span<const TfsfTerm> h_terms, std::span<const TfsfTerm> e_terms) override;
   void apply_tfsf(bool electric, std::span<const float> inc) override;
   void set_dispersion(const DispersionSetup& setup) override;
@@ -171,6 +174,9 @@ class CudaEngine final : public Engine {
   DeviceBuffer<float> eps_r_;
   bool uniform_ = true;
   std::vector<SlabState> slabs_;
+  DeviceBuffer<NodeCoeffs> nodes_;  // set_overrides
+  DeviceBuffer<float> node_e_;      // their E(n), kept by save_override_e
+  std::int64_t nnodes_ = 0;
   // Dispersive materials: J slots then P slots, per E component, dense over disp_.box.
   DeviceBuffer<float>& polarisation(int slot, int which, int comp);
   std::array<std::array<DeviceBuffer<float>, 3>, 2 * kMaxPoles> pol_;

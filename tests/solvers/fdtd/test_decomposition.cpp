@@ -121,10 +121,19 @@ bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 
-TEST(FdtdDecomposition, EveryRankGridMatchesTheSerialRunBitwise) {
+// Twice: the materials as painted, then with sub-pixel smoothing (nodes with their own
+// coefficients on every side of the rank boundaries, and next to the CPML, PEC and periodic
+// faces).
+class FdtdDecompositionSmoothing : public ::testing::TestWithParam<bool> {};
+INSTANTIATE_TEST_SUITE_P(Staircase, FdtdDecompositionSmoothing, ::testing::Values(false));
+INSTANTIATE_TEST_SUITE_P(Smoothing, FdtdDecompositionSmoothing, ::testing::Values(true));
+
+TEST_P(FdtdDecompositionSmoothing, EveryRankGridMatchesTheSerialRunBitwise) {
   auto& ctx = context();
-  const Model m = random_model(5);
+  Model m = random_model(5);
+  m.smoothing = GetParam();
   auto serial = make_serial_stepper(m);
+  if (m.smoothing) ASSERT_GT(serial->node_overrides().size(), 100u);
   Snapshot ref;
   run(*serial, ref);
   const Layout gl = serial->engine().layout();

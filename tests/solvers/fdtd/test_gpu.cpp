@@ -134,7 +134,11 @@ TEST_P(FdtdGpu, DecomposedCudaRunMatchesSerialCpu) {
   const auto transport = device_transport(GetParam(), why);
   if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
 
-  const Model m = random_model(3);
+  // Twice: the materials as painted, then with sub-pixel smoothing (its nodes on rank faces too).
+  for (const bool smoothing : {false, true}) {
+  SCOPED_TRACE(smoothing ? "smoothing" : "staircase");
+  Model m = random_model(3);
+  m.smoothing = smoothing;
   auto serial = make_serial_stepper(m);
   const Result ref = run(*serial, false);
   const Layout gl = serial->engine().layout();
@@ -494,11 +498,14 @@ TEST(FdtdGpuDispersion, CudaMatchesCpuAndRefusesTheFusedSweep) {
 // of the 32 x 8 tile.
 TEST(FdtdGpuFused, FusedSweepGivesTheSplitStepsBits) {
   TESSERA_REQUIRE_GPU();
-  for (const bool uniform : {false, true}) {
+  // Then with sub-pixel smoothing: its nodes are redone after the sweep (smoothing.hpp).
+  for (const int variant : {0, 1, 2}) {
+    const bool uniform = variant == 1;
     Model m = random_model(11, false);  // the fused sweep has no dispersive materials
     m.cells = {67, 41, 100};
     for (auto& axis : m.faces) axis = {FaceKind::pec, FaceKind::pec};
     if (uniform) m.shapes.clear();
+    m.smoothing = variant == 2;
     const LocalDomain d = whole_domain(m.cells, {false, false, false});
     const auto stepper = [&](Backend backend, Sweep sweep) {
       Model mm = m;
@@ -513,7 +520,8 @@ TEST(FdtdGpuFused, FusedSweepGivesTheSplitStepsBits) {
     ASSERT_FALSE(cpu->fused()) << "the cpu engine has no fused sweep";
     std::vector<Result> results;
     for (Stepper* s : {fused.get(), split.get(), cpu.get()}) results.push_back(run(*s, false, 100));
-    const char* kind = uniform ? " (uniform)" : " (materials)";
+    const char* kind = uniform ? " (uniform)" : m.smoothing ? " (smoothing)" : " (materials)";
+    if (m.smoothing) ASSERT_FALSE(fused->node_overrides().empty());
     const Result& f = results[0];
     const Result& sp = results[1];
     const Result& ref = results[2];
