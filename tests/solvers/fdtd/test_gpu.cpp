@@ -195,6 +195,7 @@ TEST_P(FdtdGpu, DecomposedCudaRunMatchesSerialCpu) {
       EXPECT_LE(std::abs(a - b), kTolerance * (std::abs(b) + 1e-30f)) << "probe column " << cols[c];
     }
   EXPECT_NEAR(got.energy, ref.energy, 1e-9 * ref.energy);
+  }
 }
 
 // The fused sweep across ranks: decomposed along each axis in turn (x: a CPML slab that ends
