@@ -46,7 +46,12 @@ void Stepper::choose_blocked() {
     return;
   }
   std::string why;
-  const bool able = engine_->enable_blocked(model_.block_steps, why);
+  // Nodes with their own coefficients (smoothing, an eps_r map) are redone after each step's E
+  // update: a pass of several steps has no place for that.
+  const bool able = overrides_.empty() ? engine_->enable_blocked(model_.block_steps, why)
+                                       : (why = "nodes with their own E coefficients (fdtd.smoothing, an eps_r map) are "
+                                                "redone after every step",
+                                          false);
   // Every rank the same steps (a pass needs no exchange, but the steps between passes do).
   const bool everywhere = ghosts_->on_every_rank(able);
   if (able && !everywhere) why = "another rank cannot take the blocked sweep";
