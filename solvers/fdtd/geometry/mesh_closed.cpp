@@ -84,7 +84,7 @@ void require_closed(std::vector<Triangle>& tris, const ShapeFile& file) {
     if (id[3 * example->tri + k] == hi) b = tris[example->tri][k];
   }
   throw InputError(fmt::format("{}: is not a closed surface: {} open edge(s) (used by one triangle) and {} edge(s) used "
-                               "by more than two triangles, ; e.g. the edge {} - {} (file units) of triangle "
+                               "by more than two triangles; e.g. the edge {} - {} (file units) of triangle "
                                "{} (counted from 0). A mesh shape needs a watertight surface "
                                "to tell inside from outside",
                                stl_context(file), open, over, point(a), point(b), in_file[example->tri]));

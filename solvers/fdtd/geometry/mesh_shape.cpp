@@ -4,6 +4,8 @@
 #include <limits>
 #include <memory>
 
+#include "core/profile.hpp"
+
 #include "solvers/fdtd/geometry/mesh_closed.hpp"
 #include "solvers/fdtd/geometry/mesh_transform.hpp"
 #include "solvers/fdtd/geometry/mesh_voxeliser.hpp"
@@ -14,9 +16,14 @@ namespace tessera::fdtd {
 // Every rank reads and checks the whole file (so all refuse a bad one together and agree on
 // its bounds), then keeps only the triangles that can touch its cells.
 LoadedShape load_mesh_shape(const Shape& s, const Model& m, const Box& region) {
-  std::vector<Triangle> tris = read_stl(s.file);
-  require_closed(tris, s.file);
-  transform_mesh(tris, s.file.scale, s.file.rotate, s.file.translate);
+  std::vector<Triangle> tris;
+  {
+    TESSERA_PROFILE("fdtd.mesh_read");  // read, closed-surface check, transform
+    tris = read_stl(s.file);
+    require_closed(tris, s.file);
+    transform_mesh(tris, s.file.scale, s.file.rotate, s.file.translate);
+  }
+  TESSERA_PROFILE("fdtd.mesh_bin");  // this rank's triangles, binned
   LoadedShape loaded;
   loaded.lower.fill(std::numeric_limits<double>::infinity());
   loaded.upper.fill(-std::numeric_limits<double>::infinity());
