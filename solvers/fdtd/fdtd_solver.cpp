@@ -71,12 +71,12 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
 
 void FdtdSolver::initialize() {
   probes_->start();
-  materials_->write();
+  materials_->write(stepper_->node_overrides());
 }
 
 void FdtdSolver::restart(io::CheckpointReader& checkpoint) {
   read_state(checkpoint, *stepper_);
-  materials_->write();  // the same geometry: rewritten, in case this run writes elsewhere
+  materials_->write(stepper_->node_overrides());  // the same geometry: rewritten, in case this run writes elsewhere
   probes_->resume(stepper_->steps());
   fields_->resume(stepper_->steps());
 }

@@ -7,6 +7,7 @@
 #include "solvers/fdtd/grid.hpp"
 #include "solvers/fdtd/material_quantity.hpp"
 #include "solvers/fdtd/params.hpp"
+#include "solvers/fdtd/smoothing.hpp"
 
 namespace tessera::fdtd {
 
@@ -16,11 +17,12 @@ std::vector<MaterialIndex> painted_index(const Model& m, const LocalDomain& dom)
 // Quantity q (material_quantity.hpp) of every cell of `cells` (local cell indices, inside
 // [0, dom.n)), x fastest, into out (out.size() == cells.cells()), from `index`
 // (painted_index's array):
-//   eps_x, eps_y, eps_z: the relative permittivity of the cell's Ex, Ey, Ez node, today its
-//     material's eps_r (eps_inf for a dispersive one; 1 for pec, whose E is held at 0);
+//   eps_x, eps_y, eps_z: the relative permittivity of the cell's Ex, Ey, Ez node: its
+//     material's eps_r (eps_inf for a dispersive one; 1 for pec, whose E is held at 0), or
+//     the node's own where `nodes` lists it (smoothing, an eps_r map: smoothing.hpp);
 //   sigma: the conductivity of that material (S/m; 0 for pec);
 //   material: the material index.
 void material_values(const Model& m, const LocalDomain& dom, std::span<const MaterialIndex> index, int q,
-                     const Box& cells, std::span<float> out);
+                     const Box& cells, std::span<float> out, std::span<const NodeOverride> nodes = {});
 
 }  // namespace tessera::fdtd

@@ -79,13 +79,14 @@ MaterialWriter::MaterialWriter(comm::Context& ctx, std::filesystem::path dir, co
   outputs_.push_back({"materials", all});
 }
 
-void MaterialWriter::write() {
+void MaterialWriter::write(std::span<const NodeOverride> nodes) {
   if (outputs_.empty()) return;
   const std::vector<MaterialIndex> index = painted_index(model_, domain_);
-  for (const Output& out : outputs_) write_one(out, index);
+  for (const Output& out : outputs_) write_one(out, index, nodes);
 }
 
-void MaterialWriter::write_one(const Output& out, const std::vector<MaterialIndex>& index) {
+void MaterialWriter::write_one(const Output& out, const std::vector<MaterialIndex>& index,
+                               std::span<const NodeOverride> nodes) {
   const VolumeSpec& v = out.spec;
   const Index3 samples = v.samples();
   Index3 first{}, count{};
@@ -108,7 +109,7 @@ void MaterialWriter::write_one(const Output& out, const std::vector<MaterialInde
     const io::Group& root = f.root();
     std::vector<float> all(static_cast<std::size_t>(cells.cells()));
     for (int q : v.quantities) {
-      material_values(model_, domain_, index, q, cells, all);
+      material_values(model_, domain_, index, q, cells, all, nodes);
       // Every stride-th cell of the box.
       std::vector<float> dense(static_cast<std::size_t>(box.volume()));
       const Index3 n{cells.extent(0), cells.extent(1), cells.extent(2)};

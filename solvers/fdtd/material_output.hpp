@@ -17,12 +17,14 @@
 // [[fdtd.geometry]] shape = "voxels" with materials = the names. The .xmf shows the samples as
 // cells (Center="Cell" on a grid of their corners), so ParaView draws the voxels.
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "comm/context.hpp"
 #include "io/provenance.hpp"
 #include "solvers/fdtd/params.hpp"
+#include "solvers/fdtd/smoothing.hpp"
 
 namespace tessera::fdtd {
 
@@ -33,7 +35,8 @@ class MaterialWriter {
   MaterialWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model, const LocalDomain& domain,
                  io::Provenance provenance, bool whole_grid);
   // Collective: writes every file (the structure does not change during a run).
-  void write();
+  // `nodes`: the E nodes with their own permittivity (Stepper::node_overrides).
+  void write(std::span<const NodeOverride> nodes = {});
   bool empty() const { return outputs_.empty(); }
 
  private:
@@ -41,7 +44,7 @@ class MaterialWriter {
     std::string stem;  // file name without .h5 / .xmf
     VolumeSpec spec;   // region, stride, quantities
   };
-  void write_one(const Output& out, const std::vector<MaterialIndex>& index);
+  void write_one(const Output& out, const std::vector<MaterialIndex>& index, std::span<const NodeOverride> nodes);
 
   comm::Context& ctx_;
   std::filesystem::path dir_;

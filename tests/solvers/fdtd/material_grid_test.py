@@ -7,6 +7,10 @@
       geo_materials.h5 (a region, stride 2 along x): types, shapes, units, placement, the
       material names, eps and sigma per material, the .xmf pointing at them; no geo_*.h5 field
       file holds a material quantity.
+  smoothing SMOOTH STAIR: materials.h5 of material_grid.toml with fdtd.smoothing = true against
+      the staircase's: the same eps everywhere but next to a dielectric interface, values between
+      the two media's there, a component seeing another value than another somewhere
+      (anisotropy), nothing changed next to the pec cylinder's surface alone.
 Prints "ok: ..." per check, "FAIL: ..." and exit 1 at the first failure.
 """
 import os
@@ -154,11 +158,51 @@ def files(out):
     ok("geo_<step>.h5 field files hold Ez only")
 
 
+def smoothing(smooth_dir, stair_dir):
+    with h5py.File(os.path.join(smooth_dir, "materials.h5")) as f, \
+            h5py.File(os.path.join(stair_dir, "materials.h5")) as g:
+        eps = {q: (f[q][...], g[q][...]) for q in ("eps_x", "eps_y", "eps_z")}
+    changed = 0
+    for q, (sm, st) in eps.items():
+        diff = sm != st
+        changed += int(diff.sum())
+        if not np.all(np.isin(st, [1.0, 2.0, 4.0])):
+            fail(f"{q}: the staircase holds values other than the media's")
+        # Smoothed values lie between the smallest and largest eps of the media present.
+        if diff.any() and (sm[diff].min() < 1.0 - 1e-6 or sm[diff].max() > 4.0 + 1e-6):
+            fail(f"{q}: a smoothed value outside [1, 4]")
+        inter = diff & ~np.isin(sm, [1.0, 2.0, 4.0])
+        if inter.sum() < 20:
+            fail(f"{q}: only {int(inter.sum())} nodes hold an average")
+        ok(f"{q}: {int(diff.sum())} nodes differ from the staircase, {int(inter.sum())} hold an average")
+    if not np.any(eps["eps_x"][0] != eps["eps_z"][0]):
+        fail("every node sees the same eps on x and z: no anisotropic average")
+    # The nodes that differ lie in or next to a cell whose material differs from a neighbour's
+    # (26-neighbourhood): what the solver looks at, two cells across at most.
+    with h5py.File(os.path.join(stair_dir, "materials.h5")) as g:
+        mat = g["material"][...]
+    offsets = [(a, b, c) for a in (-1, 0, 1) for b in (-1, 0, 1) for c in (-1, 0, 1)]
+    edge = np.zeros(mat.shape, bool)
+    for o in offsets:
+        edge |= np.roll(mat, o, axis=(0, 1, 2)) != mat
+    near = np.zeros(mat.shape, bool)
+    for o in offsets:
+        near |= np.roll(edge, o, axis=(0, 1, 2))
+    for q, (sm, stq) in eps.items():
+        far = (sm != stq) & ~near
+        if far.any():
+            fail(f"{q}: {int(far.sum())} nodes changed away from any interface")
+    ok(f"smoothing: {changed} node values changed, all next to an interface, anisotropic")
+    print("material_grid_test: OK")
+
+
 if __name__ == "__main__":
     if sys.argv[1] == "refusals":
         refusals(*sys.argv[2:6])
     elif sys.argv[1] == "files":
         files(sys.argv[2])
+    elif sys.argv[1] == "smoothing":
+        smoothing(sys.argv[2], sys.argv[3])
     else:
         fail("unknown mode " + sys.argv[1])
     print("material_grid_test: OK")
