@@ -10,9 +10,13 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <functional>
+#include <memory>
 #include <random>
 #include <string>
 
+#include "comm/cart.hpp"
+#include "comm/transport.hpp"
 #include "core/error.hpp"
 #include "tests/solvers/fdtd/fdtd_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
@@ -45,12 +49,30 @@ Model blocked_model(Index3 cells, std::uint64_t seed, bool uniform, bool periodi
   return m;
 }
 
-std::unique_ptr<Stepper> make_stepper(const Model& model, Sweep sweep, int block_steps, Backend backend = Backend::cuda) {
+// A stepper that owns what its ghosts use (a periodic run's decomposition and transport): they
+// go after it.
+using StepperHandle = std::unique_ptr<Stepper, std::function<void(Stepper*)>>;
+
+StepperHandle make_stepper(const Model& model, Sweep sweep, int block_steps, Backend backend = Backend::cuda) {
   Model m = model;
   m.sweep = sweep;
   m.block_steps = block_steps;
-  const LocalDomain d = whole_domain(m.cells, {m.periodic(0), m.periodic(1), m.periodic(2)});
-  return std::make_unique<Stepper>(m, d, make_engine(backend, d, h_coefficients(m)), make_local_ghosts(d));
+  if (!m.periodic(0) && !m.periodic(1) && !m.periodic(2)) {
+    const LocalDomain d = whole_domain(m.cells, {false, false, false});
+    return StepperHandle(new Stepper(m, d, make_engine(backend, d, h_coefficients(m)), make_local_ghosts(d)),
+                         [](Stepper* s) { delete s; });
+  }
+  // A periodic axis on a device: its wrap is a halo exchange of this one rank with itself
+  // (LocalGhosts wraps in host memory only).
+  auto& ctx = tessera::test::context();
+  std::shared_ptr<comm::Transport> transport = comm::make_transport(ctx, backend, "staged").transport;
+  auto decomp = std::make_shared<comm::CartDecomposition>(ctx, m.cells, std::array<int, 3>{1, 1, 1},
+                                                          std::array<bool, 3>{m.periodic(0), m.periodic(1), m.periodic(2)});
+  const LocalDomain d = local_domain(*decomp);
+  auto engine = make_engine(backend, d, h_coefficients(m));
+  auto ghosts = make_halo_ghosts(*decomp, *transport, engine->layout());
+  return StepperHandle(new Stepper(m, d, std::move(engine), std::move(ghosts)),
+                       [decomp, transport](Stepper* s) { delete s; });
 }
 
 std::vector<std::vector<float>> fields(Stepper& s) {
