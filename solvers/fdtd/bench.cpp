@@ -170,6 +170,39 @@ void bench_blocked_steps(BenchRun& b, std::int64_t n, bool materials, double t_f
   }
 }
 
+// Every face periodic (issue 36's fourth case), one rank: the fused step and the blocked
+// sweep (which wraps each axis inside its pass); the split reference and the fused step wrap
+// through a halo exchange of the rank with itself. Only where the bench runs on one rank.
+void bench_periodic_steps(BenchRun& b, std::int64_t n) {
+  if (b.ctx.size() != 1) return;
+  const int repeat = std::max(1, b.o.repeat);
+  Model m = bench_model(n, false, false);
+  for (auto& axis : m.faces) axis = {FaceKind::periodic, FaceKind::periodic};
+  const auto transport = comm::make_transport(b.ctx, b.backend, "staged").transport;
+  comm::CartDecomposition decomp(b.ctx, m.cells, {1, 1, 1}, {true, true, true});
+  const LocalDomain d = local_domain(decomp);
+  double t_fused = 0;
+  for (const int k : {1, 2, 3, 4}) {
+    m.sweep = k == 1 ? Sweep::fused : Sweep::blocked;
+    m.block_steps = std::max(k, 2);
+    auto engine = make_engine(b.backend, d, h_coefficients(m));
+    auto ghosts = make_halo_ghosts(decomp, *transport, engine->layout());
+    Stepper s(m, d, std::move(engine), std::move(ghosts));
+    const double t = time_local(s.engine(), repeat, [&] {
+                       for (int q = 0; q < k; ++q) s.step();
+                     }) / k;
+    if (k == 1) {
+      t_fused = t;
+      b.row("step periodic vacuum fused", n * n * n, t, "every face periodic, fused sweep", cube(n),
+            kFusedBytesPerCell);
+    } else {
+      b.row(fmt::format("step periodic vacuum blocked k={}", k), n * n * n, t,
+            fmt::format("{}; {:.2f}x the fused step", blocked_note(k, kFusedBytesPerCell), t_fused / t), cube(n),
+            kFusedBytesPerCell / k);
+    }
+  }
+}
+
 void bench_size(BenchRun& b, std::int64_t n) {
   const int repeat = std::max(1, b.o.repeat);
   const std::int64_t cells = n * n * n;
@@ -188,6 +221,7 @@ void bench_size(BenchRun& b, std::int64_t n) {
           fmt::format("fused sweep ({:.0f} B/cell model), {:.2f}x the split step", kFusedBytesPerCell, t_pec / t), cube(n),
           kFusedBytesPerCell);
     bench_blocked_steps(b, n, false, t);
+    bench_periodic_steps(b, n);
   }
   // Running DFTs on the plane z = n/2, 100 frequencies, every step (issue 22's budget: at most
   // 10% over the step at 512^3): one component ([[fdtd.dft]]), and a flux plane (two E on one
