@@ -56,10 +56,11 @@ deck::Schema schema() {
       .default_value("auto")
       .integer("block_steps",
                "the blocked sweep's steps per pass over memory (2 to 4): 48/k bytes per cell-update plus its "
-               "tiles' halo, against more recomputed halo cells per tile (docs/fdtd.md)")
+               "tiles' halo, against more recomputed halo cells per tile; 4, the default, measured fastest on H100 "
+               "and H200 (docs/fdtd.md)")
       .min(2)
       .max(4)
-      .default_value(3)
+      .default_value(4)
       .boolean("smoothing",
                "sub-pixel smoothing: E nodes next to a dielectric interface see the anisotropic average of the two "
                "media over a cell (second order in the cell size instead of the staircase's first); off by default, "
