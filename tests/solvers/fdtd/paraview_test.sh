@@ -24,7 +24,8 @@ log=$(mktemp)
 for attempt in 1 2 3 4; do
   # A display number of our own: two `xvfb-run -a` started at once (tests in parallel) can
   # pick the same one, and the second pvpython then loses its X server.
-  display=$((200 + RANDOM % 700))
+  # (/bin/sh may be dash, which has no $RANDOM: read two random bytes instead.)
+  display=$((200 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % 700))
   "$xvfb" -n "$display" -s "-screen 0 1024x768x24" "$pv" "$script" "$out" "$png" > "$log" 2>&1
   rc=$?
   cat "$log"
