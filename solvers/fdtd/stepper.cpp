@@ -253,9 +253,18 @@ std::vector<Kick> Stepper::kicks_at(std::int64_t n) const {
     const double t = (double(n) + (s.kick.hard ? 1.0 : 0.5)) * model_.dt;
     Kick k = s.kick;
     k.value = static_cast<float>(s.scale * s.spec->waveform(t));
+    // A soft kick that rounds to zero is left out: adding it changes nothing but the sign of a
+    // zero field, and a source that has fallen silent (a pulse's tail) then no longer acts, so
+    // the blocked sweep can hold its steps back (acts_after). Every sweep leaves it out alike.
+    if (!k.hard && k.value == 0.0f) continue;
     kicks.push_back(k);
   }
   return kicks;
+}
+
+float Stepper::sheet_value(const PlaneWaveSpec& w, std::int64_t n) const {
+  // A sheet is a soft current like a point source: K(t) at t = (n + 1/2) dt.
+  return static_cast<float>(w.amplitude * w.waveform((double(n) + 0.5) * model_.dt));
 }
 
 // Profile regions (core/profile.hpp): kernel regions wait for the compute stream when
@@ -386,11 +395,11 @@ void Stepper::finish_step() {
     e.apply_tfsf(true, tfsf_->h1());
     tfsf_->advance_e(step_, model_.dt);
   }
-  // A sheet is a soft current like a point source: K(t) at t = (n + 1/2) dt.
+  // Sheets and soft sources whose value rounds to zero are left out (kicks_at says why).
   for (const auto& [layer, w] : sheets_)
-    e.add_sheet(w->component, w->axis, layer,
-                static_cast<float>(w->amplitude * w->waveform((double(step_) + 0.5) * model_.dt)));
-  if (!sources_.empty()) e.apply_kicks(kicks_at(step_));
+    if (const float k = sheet_value(*w, step_); k != 0.0f) e.add_sheet(w->component, w->axis, layer, k);
+  if (!sources_.empty())
+    if (const std::vector<Kick> kicks = kicks_at(step_); !kicks.empty()) e.apply_kicks(kicks);
   for (int a : pec_axes_) e.zero_tangential_e(a);
 
   ++step_;

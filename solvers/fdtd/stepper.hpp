@@ -84,6 +84,7 @@ class Stepper {
   // off. steps() counts the steps it holds back until a pass is full or the fields are looked
   // at (engine(), probes, energy); flush() runs them.
   int block_steps() const { return block_steps_; }
+  std::int64_t blocked_passes() const { return blocked_passes_; }  // passes of two or more steps run
   void flush();
   Spectra& spectra() { return *spectra_; }
   // The E nodes this rank redoes with their own coefficients (smoothing.hpp), array order.
@@ -95,7 +96,8 @@ class Stepper {
   static constexpr int kSampleRows = 1024;
 
  private:
-  std::vector<Kick> kicks_at(std::int64_t n) const;
+  std::vector<Kick> kicks_at(std::int64_t n) const;  // the kicks after step n (soft zeros left out)
+  float sheet_value(const PlaneWaveSpec& w, std::int64_t n) const;  // K after step n
   void spill_samples();
 
   Model model_;
@@ -119,6 +121,7 @@ class Stepper {
   void finish_step();  // sources, PEC walls, probes after the bulk update
   int block_steps_ = 0;  // the blocked sweep: passes of up to this many steps, 0 when off
   int deferred_ = 0;     // steps counted in step_ whose bulk update has not run yet
+  std::int64_t blocked_passes_ = 0;
   void choose_blocked();
   bool acts_after(std::int64_t n) const;  // a source, probe or monitor acts after step n
   bool defer_step();                      // step() under the blocked sweep; false: a plain step

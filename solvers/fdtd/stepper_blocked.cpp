@@ -31,10 +31,10 @@ void Stepper::choose_blocked() {
   // Something that acts after every step leaves nothing to hold back: auto keeps the fused
   // sweep; a forced blocked sweep runs, one fused step at a time, and says so.
   std::string every;
-  if (!model_.sources.empty())
-    every = "point sources act after every step";
-  else if (!model_.plane_waves.empty())
-    every = "plane-wave sheets act after every step";
+  bool hard = false;
+  for (const SourceSpec& s : model_.sources) hard = hard || s.hard;
+  if (hard)
+    every = "hard sources set E after every step";
   else if (total_columns_ > 0 && model_.probe_every == 1)
     every = "the probes sample every step (fdtd.probes.every = 1)";
   for (const DftSpec& d : model_.dfts)
@@ -65,13 +65,20 @@ void Stepper::choose_blocked() {
   block_steps_ = model_.block_steps;
   sweep_reason_ = fmt::format(
       "blocked (up to {} steps per pass over memory; a step after which a source, probe or monitor acts ends a pass, "
-      "a lone step runs fused){}{}",
-      block_steps_, every.empty() ? "" : "; but " + every + ", so every step runs fused",
-      forced ? "" : "; auto takes it wherever it applies, not yet measured against the fused sweep (docs/fdtd.md)");
+      "a lone step runs fused{}){}",
+      block_steps_,
+      model_.sources.empty() && model_.plane_waves.empty()
+          ? ""
+          : "; soft sources and sheets act until their value rounds to zero in float32, passes follow",
+      every.empty() ? "" : "; but " + every + ", so every step runs fused");
 }
 
 bool Stepper::acts_after(std::int64_t n) const {
-  if (tfsf_ || !model_.sources.empty() || !model_.plane_waves.empty()) return true;
+  if (tfsf_) return true;
+  // Soft sources and sheets act while their value does not round to zero (kicks_at).
+  if (!kicks_at(n).empty()) return true;
+  for (const auto& sheet : sheets_)
+    if (sheet_value(*sheet.second, n) != 0.0f) return true;
   // finish_step's probes and monitors see step n + 1.
   const std::int64_t next = n + 1;
   if (total_columns_ > 0 && next % model_.probe_every == 0) return true;
@@ -110,6 +117,7 @@ void Stepper::run_pass(int steps) {
   if (steps >= 2) {
     TESSERA_PROFILE_SYNC("fdtd.update_blocked", e.compute_stream());
     e.update_blocked(steps);  // the PEC walls' zeroing after each step included
+    ++blocked_passes_;
     return;
   }
   // One step: step()'s fused path with nothing acting after it but the walls.

@@ -218,16 +218,37 @@ TEST(FdtdGpuBlocked, MonitorsInsideABlockSeeTheirSteps) {
   EXPECT_EQ(blocked->local_energy().magnetic, split->local_energy().magnetic);
 }
 
-// Sources act after every step: auto stays fused and says why; forced, the blocked sweep
-// runs every step fused, with the split step's bits.
-TEST(FdtdGpuBlocked, SourcesKeepEveryStepFused) {
+// A soft source acts while its value does not round to zero in float32: auto takes the
+// blocked sweep, runs every step fused during the pulse and passes once it has fallen silent,
+// with the split step's bits. A hard source sets E after every step: auto stays fused and says
+// why; forced, the blocked sweep runs every step fused, with the split step's bits.
+TEST(FdtdGpuBlocked, SoftSourcesPassOnceSilentHardOnesNever) {
   TESSERA_REQUIRE_GPU();
   Model m = blocked_model({40, 24, 36}, 29, false, false);
+  // A Gaussian of 20 ps peaking at 60 ps: below float32's smallest value after about 0.3 ns,
+  // some 160 steps of these 1 mm cells.
   m.sources.push_back(fdtd::test::soft_source(kEz, {20, 12, 18}, fdtd::test::gaussian(2e-11, 6e-11), 1e-2));
+  {
+    auto a = make_stepper(m, Sweep::automatic, Model{}.block_steps);
+    auto split = make_stepper(m, Sweep::split, Model{}.block_steps);
+    EXPECT_EQ(a->block_steps(), Model{}.block_steps) << a->sweep_reason();
+    EXPECT_NE(a->sweep_reason().find("soft sources and sheets act until their value rounds to zero"), std::string::npos)
+        << a->sweep_reason();
+    a->engine().fill_random(3);
+    split->engine().fill_random(3);
+    for (int n = 0; n < 400; ++n) {
+      a->step();
+      split->step();
+    }
+    expect_same_fields(*a, *split, "soft source, 400 steps");
+    EXPECT_GT(a->blocked_passes(), 40) << "passes once the pulse has fallen silent";
+    EXPECT_LT(a->blocked_passes(), 100) << "no passes while it acts";
+  }
+  m.sources.back().hard = true;
   auto a = make_stepper(m, Sweep::automatic, 3);
   EXPECT_TRUE(a->fused()) << a->sweep_reason();
   EXPECT_EQ(a->block_steps(), 0);
-  EXPECT_NE(a->sweep_reason().find("not blocked: point sources act after every step"), std::string::npos)
+  EXPECT_NE(a->sweep_reason().find("not blocked: hard sources set E after every step"), std::string::npos)
       << a->sweep_reason();
   auto forced = make_stepper(m, Sweep::blocked, 3);
   auto split = make_stepper(m, Sweep::split, 3);
@@ -238,7 +259,8 @@ TEST(FdtdGpuBlocked, SourcesKeepEveryStepFused) {
     forced->step();
     split->step();
   }
-  expect_same_fields(*forced, *split, "with a source");
+  expect_same_fields(*forced, *split, "with a hard source");
+  EXPECT_EQ(forced->blocked_passes(), 0);
 }
 
 // Auto takes the blocked sweep where it applies (block_steps' default); CPML keeps it fused.
