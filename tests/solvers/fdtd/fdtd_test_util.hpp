@@ -56,6 +56,26 @@ inline void add_probe(Model& m, const std::string& name, std::vector<Node> nodes
   m.probes.push_back({name, std::move(nodes)});
 }
 
+// `count` shapes (sphere, box, cylinder in turn) of the materials 1 .. `materials` (pec first)
+// at random places of the grid, sized for the GPU tests: radius 1-6 cells, cylinders 6 cells
+// long, boxes 8 x 5 x 4 cells.
+inline void add_random_shapes(Model& m, std::mt19937_64& rng, int count, int materials) {
+  std::uniform_real_distribution<double> u(0, 1);
+  const double d = m.cell_size[0];
+  for (int i = 0; i < count; ++i) {
+    Shape s;
+    s.material = 1 + static_cast<int>(u(rng) * materials) % materials;
+    s.kind = i % 3 == 0 ? ShapeKind::sphere : i % 3 == 1 ? ShapeKind::box : ShapeKind::cylinder;
+    s.center = {u(rng) * m.cells[0] * d, u(rng) * m.cells[1] * d, u(rng) * m.cells[2] * d};
+    s.radius = (1 + 5 * u(rng)) * d;
+    s.length = 6 * d;
+    s.axis = i % 3;
+    s.min = s.center;
+    s.max = {s.center[0] + 8 * d, s.center[1] + 5 * d, s.center[2] + 4 * d};
+    m.shapes.push_back(s);
+  }
+}
+
 // A carrier of frequency f under a Gaussian one period wide, peaking `periods` periods in.
 inline Waveform modulated_gaussian(double f, double periods) {
   Waveform w;

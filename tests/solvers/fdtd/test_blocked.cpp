@@ -33,19 +33,7 @@ Model blocked_model(Index3 cells, std::uint64_t seed, bool uniform, bool periodi
   std::mt19937_64 rng = tessera::test::rng(seed);
   std::uniform_real_distribution<double> u(0, 1);
   for (int i = 0; i < 5; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 9 * u(rng), 3 * u(rng), false, {}});
-  const double d = m.cell_size[0];
-  for (int i = 0; i < 30 && !uniform; ++i) {
-    Shape s;
-    s.material = 1 + static_cast<int>(u(rng) * 6) % 6;  // pec (1) and m0..m4
-    s.kind = i % 3 == 0 ? ShapeKind::sphere : i % 3 == 1 ? ShapeKind::box : ShapeKind::cylinder;
-    s.center = {u(rng) * cells[0] * d, u(rng) * cells[1] * d, u(rng) * cells[2] * d};
-    s.radius = (1 + 5 * u(rng)) * d;
-    s.length = 6 * d;
-    s.axis = i % 3;
-    s.min = s.center;
-    s.max = {s.center[0] + 8 * d, s.center[1] + 5 * d, s.center[2] + 4 * d};
-    m.shapes.push_back(s);
-  }
+  if (!uniform) fdtd::test::add_random_shapes(m, rng, 30, 6);  // pec (1) and m0..m4
   return m;
 }
 

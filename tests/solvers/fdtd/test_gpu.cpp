@@ -50,19 +50,7 @@ Model random_model(std::uint64_t seed, bool poles = true) {
     fdtd::test::add_poles(m, 3, false);
     fdtd::test::add_poles(m, 6, true);
   }
-  const double d = m.cell_size[0];
-  for (int i = 0; i < 40; ++i) {
-    Shape s;
-    s.material = 1 + static_cast<int>(u(rng) * 7) % 7;
-    s.kind = i % 3 == 0 ? ShapeKind::sphere : i % 3 == 1 ? ShapeKind::box : ShapeKind::cylinder;
-    s.center = {u(rng) * 70 * d, u(rng) * 45 * d, u(rng) * 38 * d};
-    s.radius = (1 + 5 * u(rng)) * d;
-    s.length = 6 * d;
-    s.axis = i % 3;
-    s.min = s.center;
-    s.max = {s.center[0] + 8 * d, s.center[1] + 5 * d, s.center[2] + 4 * d};
-    m.shapes.push_back(s);
-  }
+  fdtd::test::add_random_shapes(m, rng, 40, 7);
   Waveform w;
   w.kind = WaveformKind::ricker;
   w.frequency = 3e10;
