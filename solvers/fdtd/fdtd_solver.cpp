@@ -28,8 +28,9 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
     throw comm::AgreedInputError(0, fmt::format("{}: {}", run.deck.describe("fdtd.ranks"), e.what()));
   }
   const LocalDomain domain = local_domain(*decomp_);
-  // Meshes and voxel maps: each rank reads what touches its cells; a bad file fails on every rank.
-  comm::agree(ctx_, [&] { load_geometry(model_, domain); });
+  // Meshes (read on rank 0, broadcast) and voxel maps (each rank its part): collective, with its
+  // own agreement points, so a bad file fails on every rank and no rank waits in a broadcast.
+  load_geometry(ctx_, model_, domain);
   std::unique_ptr<Engine> engine;
   // One rank may fail alone here (device memory): agree before the collective halo set-up.
   comm::agree(ctx_, [&] { engine = make_engine(run.backend, domain, h_coefficients(model_)); });

@@ -9,20 +9,17 @@
 #include "solvers/fdtd/geometry/mesh_closed.hpp"
 #include "solvers/fdtd/geometry/mesh_transform.hpp"
 #include "solvers/fdtd/geometry/mesh_voxeliser.hpp"
-#include "solvers/fdtd/geometry/stl_reader.hpp"
 
 namespace tessera::fdtd {
 
-// Every rank reads and checks the whole file (so all refuse a bad one together and agree on
-// its bounds), then keeps only the triangles that can touch its cells.
-LoadedShape load_mesh_shape(const Shape& s, const Model& m, const Box& region) {
-  std::vector<Triangle> tris;
-  {
-    TESSERA_PROFILE("fdtd.mesh_read");  // read, closed-surface check, transform
-    tris = read_stl(s.file);
-    require_closed(tris, s.file);
-    transform_mesh(tris, s.file.scale, s.file.rotate, s.file.translate);
-  }
+std::vector<Triangle> read_placed_mesh(const ShapeFile& file) {
+  std::vector<Triangle> tris = read_stl(file);
+  require_closed(tris, file);
+  transform_mesh(tris, file.scale, file.rotate, file.translate);
+  return tris;
+}
+
+LoadedShape mesh_shape_from(const std::vector<Triangle>& tris, const Shape& s, const Model& m, const Box& region) {
   TESSERA_PROFILE("fdtd.mesh_bin");  // this rank's triangles, binned
   LoadedShape loaded;
   loaded.lower.fill(std::numeric_limits<double>::infinity());

@@ -1,11 +1,14 @@
 // shape = "mesh": STL reading and its refusals, the transform, and the ray-parity voxeliser
 // against analytic shapes (a sphere, and meshes whose edges and corners lie on cell-centre rays),
-// painted through load_geometry and paint_materials as a run paints them.
+// painted through load_geometry and paint_materials as a run paints them. Runs on 1 and 3 ranks:
+// load_geometry reads each file on rank 0 and broadcasts it, so on 3 ranks every case (the
+// refusals too) goes through the broadcast and its agreement.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -15,9 +18,12 @@
 #include "mesh_test_util.hpp"
 #include "solvers/fdtd/constants.hpp"
 #include "solvers/fdtd/geometry/load.hpp"
+#include "solvers/fdtd/geometry/mesh_broadcast.hpp"
+#include "solvers/fdtd/geometry/mesh_shape.hpp"
 #include "solvers/fdtd/geometry/shape_data.hpp"
 #include "solvers/fdtd/materials.hpp"
 #include "solvers/fdtd/params.hpp"
+#include "tests/support/mpi_test.hpp"
 
 using namespace tessera;
 using namespace tessera::fdtd;
@@ -60,7 +66,7 @@ LocalDomain whole(const Model& m) {
 // The material of each of dom's cells (x fastest), painted as a run paints them, the model's
 // file-backed shapes loaded for dom first.
 std::vector<int> painted(Model m, const LocalDomain& dom) {
-  load_geometry(m, dom);
+  load_geometry(tessera::test::context(), m, dom);
   const Layout layout = make_layout(dom.n);
   std::vector<MaterialIndex> index(static_cast<std::size_t>(layout.elements()));
   paint_materials(m, dom, layout, index);
@@ -79,7 +85,7 @@ std::string load_error(const std::vector<Triangle>* tris, const std::string& pat
   Model m = glass_grid({8, 8, 8}, 1e-3);
   m.shapes.push_back(mesh_shape(path));
   try {
-    load_geometry(m, whole(m));
+    load_geometry(tessera::test::context(), m, whole(m));
   } catch (const InputError& e) {
     return e.what();
   }
@@ -194,7 +200,7 @@ void check_on_rays(double d) {
         }
     EXPECT_GT(checked, 0u);
     // Row path against point queries, over the whole region.
-    load_geometry(m, dom);
+    load_geometry(tessera::test::context(), m, dom);
     const ShapeData& data = *m.shapes[0].data;
     const Box all = dom.global_box();
     std::vector<int> rows(static_cast<std::size_t>(all.cells()));
@@ -224,7 +230,7 @@ TEST(FdtdMesh, TransformPlacesTheMesh) {
   s.file.rotate = {90, 90, 0};
   s.file.translate = {10e-3, 10e-3, 10e-3};
   m.shapes.push_back(s);
-  load_geometry(m, whole(m));
+  load_geometry(tessera::test::context(), m, whole(m));
   const Vertex lower{10e-3, 7e-3, 8e-3}, upper{11e-3, 10e-3, 10e-3};
   for (int a = 0; a < 3; ++a) {
     EXPECT_NEAR(m.shapes[0].min[a], lower[a], 1e-15) << "axis " << a;
@@ -243,7 +249,7 @@ TEST(FdtdMesh, TransformPlacesTheMesh) {
   // A general angle: the bounds of the rotated corners.
   m.shapes[0].file.rotate = {0, 0, 30};
   m.shapes[0].file.translate = {5e-3, 5e-3, 5e-3};
-  load_geometry(m, whole(m));
+  load_geometry(tessera::test::context(), m, whole(m));
   const double c = std::cos(kPi / 6), sn = std::sin(kPi / 6);
   EXPECT_NEAR(m.shapes[0].min[0], 5e-3 - 1e-3 * sn, 1e-15);
   EXPECT_NEAR(m.shapes[0].max[0], 5e-3 + 2e-3 * c, 1e-15);
@@ -319,4 +325,53 @@ TEST(FdtdMesh, BinaryWithSolidHeaderAndAscii) {
   std::size_t inside = 0;
   for (int v : cells[0]) inside += v == 1;
   EXPECT_EQ(inside, 3u * 2u * 4u);
+}
+
+// Rank 0 reads and places the mesh, every rank receives it: each rank ends with bitwise the
+// triangles it gets by reading the same file itself (binary and ASCII, rotated and scaled),
+// also when the broadcast is cut into chunks of 7 triangles (a last, partial chunk).
+TEST(FdtdMesh, BroadcastGivesEveryRankTheTrianglesItWouldRead) {
+  comm::Context& ctx = tessera::test::context();
+  const std::vector<Triangle> sphere = icosphere({20.3, 19.7, 20.1}, 12.3, 3);  // 1280 triangles, in mm
+  for (int ascii = 0; ascii < 2; ++ascii) {
+    SCOPED_TRACE(ascii ? "ascii" : "binary");
+    const std::string path = scratch(ascii ? "bcast_ascii.stl" : "bcast_binary.stl");
+    if (ascii) write_ascii_stl(path, sphere);
+    else write_binary_stl(path, sphere);
+    Shape s = mesh_shape(path);
+    s.file.scale = 1e-3;
+    s.file.rotate = {30, -17, 61};
+    s.file.translate = {1e-3, 2e-3, -3e-3};
+    const std::vector<Triangle> own = read_placed_mesh(s.file);
+    const std::vector<Triangle> got = read_mesh_on_root(ctx, s.file);
+    ASSERT_EQ(got.size(), own.size());
+    EXPECT_EQ(std::memcmp(got.data(), own.data(), own.size() * sizeof(Triangle)), 0) << "rank " << ctx.rank();
+    std::vector<Triangle> chunked = ctx.is_root() ? own : std::vector<Triangle>{};
+    broadcast_triangles(ctx, chunked, 7 * sizeof(Triangle));
+    ASSERT_EQ(chunked.size(), own.size());
+    EXPECT_EQ(std::memcmp(chunked.data(), own.data(), own.size() * sizeof(Triangle)), 0) << "rank " << ctx.rank();
+  }
+}
+
+// Only rank 0 reads the file. Each rank names a file of its own here: where rank 0's is broken,
+// every rank refuses with rank 0's message (the others' files are good); where only the other
+// ranks' are broken (or missing), every rank loads rank 0's mesh.
+TEST(FdtdMesh, OnlyRankZeroReadsTheFile) {
+  comm::Context& ctx = tessera::test::context();
+  const std::vector<Triangle> good = icosphere({4e-3, 4e-3, 4e-3}, 2e-3, 2);
+  std::vector<Triangle> open = good;
+  open.erase(open.begin() + 9);
+  const std::string path = scratch("rank_file.stl");
+  write_binary_stl(path, ctx.is_root() ? open : good);
+  EXPECT_HAS(load_error(nullptr, path), "is not a closed surface: 3 open edge(s)");
+
+  write_binary_stl(path, good);
+  Model m = glass_grid({8, 8, 8}, 1e-3);
+  m.shapes.push_back(mesh_shape(ctx.is_root() ? path : scratch("no_such_file.stl")));
+  ASSERT_NO_THROW(load_geometry(ctx, m, whole(m)));
+  const std::vector<int> cells = painted(m, whole(m));
+  std::size_t inside = 0;
+  for (int v : cells) inside += v == 1;
+  EXPECT_GT(inside, 8u);  // 4/3 pi 2^3 = 33.5 cells
+  std::filesystem::remove(path);
 }
