@@ -56,15 +56,19 @@ class Gpu:
     memory: float  # nominal bytes
     # N-body: G interactions/s of the default kernel by bodies per launch (targets = sources).
     nbody_rates: tuple
-    # FDTD: per-step time = fdtd_t0 + cells / fdtd_rate (one rank, PEC faces, no exchange).
+    # FDTD: per-step time = fdtd_t0 + cells / fdtd_rate (one rank, PEC faces, no exchange);
+    # fdtd_fused_rate the same for the fused sweep (H and E in one pass, 48 instead of 72 B/cell).
     fdtd_t0: float
     fdtd_rate: float
+    fdtd_fused_rate: float
     # Scan (int32): the look-back scan's rate (elements/s) and the copy bandwidth (the reduce
     # pass of a distributed scan reads every element once at it).
     scan_rate: float
     copy_bw: float
-    # SpMV/CG: one CG iteration (7-point Poisson, float64, hybrid kernel) = t0 + rows * per_row.
+    # SpMV/CG: one CG iteration (7-point Poisson, float64, hybrid kernel) = t0 + rows * per_row;
+    # the product alone (hybrid kernel) = rows * spmv_per_row.
     cg_per_row: float
+    spmv_per_row: float
     # BFS (scale 26, edgefactor 16): see BFS below (same numbers on both GPUs).
     measured_note: str = ""
 
@@ -82,12 +86,35 @@ NBODY_FLOOR = 5e-6  # ASSUMED: the shortest force kernel (launch-bound) below 40
 _F_SMALL, _F_LARGE = (128 ** 3, 0.082e-3), (512 ** 3, 3.77e-3)
 FDTD_RATE_H100 = (_F_LARGE[0] - _F_SMALL[0]) / (_F_LARGE[1] - _F_SMALL[1])
 FDTD_T0 = _F_SMALL[1] - _F_SMALL[0] / FDTD_RATE_H100
-# "FDTD weak scaling (H200)", 2026-11-22, commit d8f654e: one H200 alone 2.999 ms at 512^3 (t0
-# ASSUMED the H100's); nccl P = 2 / 4: 3.147 / 3.152 ms, i.e. the decomposed step costs 5.0%
-# more (the shell update of the exchanged faces, packs, the self-wrap of x) with the halo hidden.
-FDTD_RATE_H200 = 512 ** 3 / (2.999e-3 - FDTD_T0)
-FDTD_SPLIT_COST = (3.147e-3 + 3.152e-3) / 2 / 2.999e-3 - 1
-FDTD_MEASURED_WEAK = {2: 0.953, 4: 0.952}
+# "One, two and four GPUs after the geometry round", 2026-11-28, commit eeece20, 4x H200: one
+# H200 alone 2.752 ms per split step at 512^3 (t0 ASSUMED the H100's; f174599 measured 2.753 on
+# a 2x H200 host the same day; d8f654e's 2.999, which the model used before, is 9% slower), and
+# P = 4 (1x2x2, nccl) 2.906 ms: the decomposed step costs 5.6% more (the shell update of the
+# exchanged faces, packs, the self-wrap of x) with the halo hidden.
+FDTD_RATE_H200 = 512 ** 3 / (2.752e-3 - FDTD_T0)
+FDTD_SPLIT_COST = 2.906e-3 / 2.752e-3 - 1
+# Efficiencies the split-step term is checked against: (P, measured, source).
+FDTD_MEASURED_WEAK = ((2, 0.953, "d8f654e"), (4, 0.952, "d8f654e"), (4, 0.953, "22ea52c, issue 32"),
+                      (4, 0.947, "eeece20, fitted"))
+# The fused sweep, one rank, 512^3, PEC, vacuum: 2.568 ms on an H100 ("The fused sweep across
+# ranks, periodic axes and CPML", 2026-11-24, commit 84c7b34), 2.048 ms on an H200 (eeece20).
+FDTD_FUSED_RATE_H100 = 512 ** 3 / (2.568e-3 - FDTD_T0)
+FDTD_FUSED_RATE_H200 = 512 ** 3 / (2.048e-3 - FDTD_T0)
+# The fused step exchanges before its sweep and overlaps nothing (docs/fdtd.md "The fused
+# sweep"): per axis cut into ranks, all three E components of both ghost layers in corners
+# mode (one phase per axis, in turn), then the tangential H of the low layer: 32 bytes per face
+# cell, k + 1 exchanges in a row for k cut axes. eeece20, 4x H200, weak 512^3 per rank (1x2x2):
+# 2.355 ms per step against 2.048 alone (87.0%), the exchange alone 0.254 ms. The exchange is
+# fitted below as rounds x alpha + bytes / NVLink + bytes / FDTD_FUSED_OFFLINK (the time the
+# link does not explain, charged per byte: packs and unpacks phase by phase; one rank whose
+# six faces were all self-copies spent 0.33 ms on 25 MB with no link at all, H100, 84c7b34);
+# what is left, 2.6%, is the sweep's own extra work on a split grid (the low ghost layer's H).
+FDTD_FUSED_MEASURED = {"ranks": 4, "seconds": 2.355e-3, "alone": 2.048e-3, "exchange": 0.254e-3}
+FDTD_FUSED_SPLIT_COST = (FDTD_FUSED_MEASURED["seconds"] - FDTD_FUSED_MEASURED["exchange"]) / FDTD_FUSED_MEASURED["alone"] - 1
+FDTD_FUSED_BYTES_PER_FACE_CELL = 32  # E: 3 components x 2 sides, H: 2 components x 1 side, float32
+# Issue 32's table (4x H200, commit 22ea52c): fused 2.342 ms against 2.057 alone (87.8%), its
+# exchange alone 0.219 ms: out of sample.
+FDTD_FUSED_CHECK = {"efficiency": 0.878, "exchange": 0.219e-3}
 
 # "Re-measured after the one-skeleton restructuring (2026-11-24)", commit 78d58e2, H100: scan
 # lookback 328.1 G int32/s at 2^30; copy bandwidth 2991 GB/s ("SpMV", 2026-11-24, afb3f2f).
@@ -99,23 +126,49 @@ SCAN_MEASURED = {"ranks": 2, "n": 2 ** 28, "seconds": 0.934e-3}  # third round, 
 # Same run: the host path (device sync after the reduction, host MPI exscan, relaunch) spent 0.19
 # ms between the passes, of which the exscan itself 1.4 us (MPI_STAGE_NODE).
 SCAN_HOST_PATH = 0.19e-3
+# "One, two and four GPUs after the geometry round", 2026-11-28, commit eeece20, 2x and 4x H200:
+# distributed look-back, 2^28 int32 per rank, 62.0% / 61.5% of P x one GPU at P = 2 / 4. These
+# are the host path (the bench's "dist lookback P=N" row): 464.7 G/s at P = 2 is e47ec09's
+# host-exscan row (465.4), and the "exscan + wait (0.48 ms at P = 2)" it quotes is that row's
+# phase; the row with the totals on nccl reports no phases. Out of sample for step_host.
+SCAN_MEASURED_HOST_PATH = {2: 0.620, 4: 0.615}
 
 # "SpMV", 2026-11-24, H100: one unpreconditioned CG iteration on the 7-point Poisson 256^3 with
 # the hybrid kernel takes 1.143 ms (byte model: 188 bytes per row, of which the SpMV's 100).
+# H200: 0.882 ms ("SpMV weak scaling after the compressed ghost block", 2026-11-28, commit
+# 85a104e, `bench spmv`, P = 1). Before it was measured the model projected 0.913 (the H100's
+# per-row cost / 1.26, the H200/H100 ratio of FDTD and scan).
 CG_T0 = 30e-6  # ASSUMED: the iteration's fixed cost (6 kernels, 2 device syncs)
-CG_GHOST_STEP = 8e-6  # ASSUMED: with P > 1 the ghost block is one more kernel and host sync
-CG_MEASURED = (256 ** 3, 1.143e-3)
-CG_PER_ROW_H100 = (CG_MEASURED[1] - CG_T0) / CG_MEASURED[0]
-CG_SPMV_SHARE = 100 / 188
-# H200: no SpMV measured. PROJECTED with the H200/H100 ratio of the other memory-bound solvers:
-# FDTD 44.8 / 35.6 and scan 412.9 / 328.1 G/s, both 1.26.
-H200_OVER_H100_MEMORY_BOUND = 1.26
+CG_PER_ROW_H100 = (1.143e-3 - CG_T0) / 256 ** 3
+CG_PER_ROW_H200 = (0.882e-3 - CG_T0) / 256 ** 3
+# The product alone, hybrid kernel, 7-point Poisson 256^3: 404.6 GFLOP/s on an H100 ("SpMV",
+# 2026-11-24, commit afb3f2f; 2 flops per nonzero, 7 n^3 - 6 n^2 nonzeros: 0.579 ms) and 0.437 ms
+# on an H200 (the P = 1 row of "One, two and four GPUs after the geometry round", eeece20, taken
+# from 85a104e's run, whose table prints 0.440 for `tessera run`).
+SPMV_PER_ROW_H100 = 2 * (7 * 256 ** 3 - 6 * 256 ** 2) / 404.6e9 / 256 ** 3
+SPMV_PER_ROW_H200 = 0.437e-3 / 256 ** 3
+# The distributed product, weak, ~256^3 rows per rank, hybrid, H200 (`tessera run`, the log's
+# median): P = 2 (n = 323) 0.518 ms (85a104e), P = 4 (n = 406) 0.571 ms (eeece20): +81 and +134
+# us over one GPU, where the model had +8 us. Its phases at P = 2 (85a104e): the local product
+# 0.031 ms (7%) slower while NCCL's kernels share the GPU with it, the ghost wait 0.003 ms, the
+# ghost product 0.034 ms after the exchange. The term (Spmv.ghost_cost): the local product x
+# SPMV_LOCAL_SLOWDOWN + a fixed cost + a cost per row with ghost entries, the last two fitted to
+# the P = 2 and P = 4 products (spmv_ghost_fit).
+SPMV_MEASURED_WEAK = {2: (323, 0.518e-3, "85a104e"), 4: (406, 0.571e-3, "eeece20")}
+SPMV_LOCAL_SLOWDOWN = 0.031 / 0.438
+# The CG iteration on the same grids, `bench spmv` (hybrid): P = 2 1.003 ms (85a104e), P = 4
+# 1.019 ms (eeece20): out of sample.
+CG_MEASURED_WEAK = {2: (323, 1.003e-3, "85a104e"), 4: (406, 1.019e-3, "eeece20")}
 
-# BFS, direction-optimizing, Kronecker scale 26, edgefactor 16. "BFS", seventh round, commit
-# 3a0793e, links woken, the GPU running the level loop, peer memory: median 3.23 / 1.92 / 1.23
-# ms per search on 1 / 2 / 4 H200s. Fitted below to t = W / P + S + [P > 1] (X + bitmap bytes /
-# NVLink): W the work that divides, S what does not (small levels, launches), X the shares.
-BFS_MEASURED_PEER = {1: 3.23e-3, 2: 1.92e-3, 4: 1.23e-3}
+# BFS, direction-optimizing, Kronecker scale 26, edgefactor 16. "One, two and four GPUs after
+# the geometry round", 2026-11-28, commit eeece20, 1 / 2 / 4 H200s, nccl + peer memory, 8 roots
+# validated: 322.2 / 541.8 / 828.7 GTEPS (harmonic means), i.e. a mean search of 16 V / GTEPS =
+# 3.33 / 1.98 / 1.30 ms. Fitted below to t = W / P + S + [P > 1] (X + bitmap bytes / NVLink):
+# W the work that divides, S what does not (small levels, launches), X the shares.
+BFS_MEASURED_PEER = {p: 16 * 2.0 ** 26 / (g * 1e9) for p, g in ((1, 322.2), (2, 541.8), (4, 828.7))}
+# The fit before (seventh round, commit 3a0793e, links woken): median 3.23 / 1.92 / 1.23 ms on
+# 1 / 2 / 4 H200s. Now out of sample (speed-ups).
+BFS_MEASURED_PEER_3A0793E = {1: 3.23e-3, 2: 1.92e-3, 4: 1.23e-3}
 # Fifth round, commit fc9429d, 1 H200: 3.64 ms with the host running the level loop, 3.39 with
 # the GPU: the host loop's waits and launches cost 0.25 ms per search (~30 us x 8 levels).
 BFS_HOST_LOOP = 3.64e-3 - 3.39e-3
@@ -132,9 +185,10 @@ BFS_MEASURED_TRANSPORT_SPEEDUP = {2: 423.7 / 287.3, 4: 635.5 / 287.3}
 BFS_MAX_SCALE = 31  # the cuda backend refuses 2^32 vertices (solvers/bfs/cuda/cuda_engine.cu)
 
 GPUS = {
-    "h100": Gpu("H100 80GB", 80e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H100, 328.1e9, 2991e9, CG_PER_ROW_H100),
-    "h200": Gpu("H200 141GB", 141e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H200, 406.5e9, 4158e9,
-                CG_PER_ROW_H100 / H200_OVER_H100_MEMORY_BOUND),
+    "h100": Gpu("H100 80GB", 80e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H100, FDTD_FUSED_RATE_H100, 328.1e9, 2991e9,
+                CG_PER_ROW_H100, SPMV_PER_ROW_H100),
+    "h200": Gpu("H200 141GB", 141e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H200, FDTD_FUSED_RATE_H200, 406.5e9, 4158e9,
+                CG_PER_ROW_H200, SPMV_PER_ROW_H200),
 }
 
 
@@ -244,6 +298,9 @@ class Solver:
     weak_size = None      # problem per GPU of the weak-scaling curve
     strong_sizes = ()     # total problems of the strong-scaling curves
     max_weak_ranks = None
+    # Further ways a step runs, each with curves of its own: (label suffix, step keywords, strong
+    # sizes); the default way's curves come first.
+    variants = ()
 
     def __init__(self, gpu, net):
         self.gpu, self.net = gpu, net
@@ -257,27 +314,36 @@ class Solver:
                 return p
         return None
 
-    def strong(self, size, p):
-        one = self.single(size)
-        pt = self.step(size, p)
+    def strong(self, size, p, **way):
+        one = self.single(size, **way)
+        pt = self.step(size, p, **way)
         pt.efficiency = one / (p * pt.seconds)
         pt.fits = self.fits(size, p)
         return pt
 
-    def weak(self, p):
+    def weak(self, p, **way):
         size = self.weak_total(p)
         if size is None:
             return None
-        pt = self.step(size, p)
-        pt.efficiency = self.weak_ideal(p) / pt.seconds
+        pt = self.step(size, p, **way)
+        pt.efficiency = self.weak_ideal(p, **way) / pt.seconds
         pt.fits = self.fits(size, p)
         return pt
 
     def weak_total(self, p):
         return self.weak_size * p
 
-    def weak_ideal(self, p):
-        return self.single(self.weak_size)
+    def weak_ideal(self, p, **way):
+        return self.single(self.weak_size, **way)
+
+    def curve_specs(self):
+        """[(label, total size or None for the weak curve, step keywords)], the default way first."""
+        specs = [(f"weak, {_size_text(self, self.weak_size)} per GPU", None, {})]
+        specs += [(f"strong, {_size_text(self, size)}", size, {}) for size in self.strong_sizes]
+        for suffix, way, sizes in self.variants:
+            specs.append((f"weak, {_size_text(self, self.weak_size)} per GPU{suffix}", None, way))
+            specs += [(f"strong, {_size_text(self, size)}{suffix}", size, way) for size in sizes]
+        return specs
 
 
 class NBody(Solver):
@@ -296,7 +362,7 @@ class NBody(Solver):
             return n * n / _interp_log2(mono, n)
         return max(NBODY_FLOOR, self.block(4096) * n / 4096)
 
-    def single(self, n):
+    def single(self, n, **way):
         return self.block(n)
 
     def step(self, n_total, p):
@@ -308,7 +374,7 @@ class NBody(Solver):
         t = blk + (p - 1) * max(blk, shift)
         return Point(p, t, p * blk, (p - 1) * shift, t - p * blk, 16.0 * n * (p - 1), p - 1, 0.0)
 
-    def weak_ideal(self, p):
+    def weak_ideal(self, p, **way):
         return p * self.block(self.weak_size)
 
     def memory(self, n_total, p):
@@ -321,36 +387,65 @@ class NBody(Solver):
         return int(_usable(self.gpu) / 96)
 
 
+def fdtd_fused_offlink():
+    """FDTD_FUSED_OFFLINK (bytes/s): what the measured fused exchange (P = 4, 1x2x2, 512^3 per
+    rank, NVLink) took beyond its exchanges' latency and the link's time, per byte."""
+    m = FDTD_FUSED_MEASURED
+    d = _dims(m["ranks"])
+    axes = [a for a in range(3) if d[a] > 1]
+    nbytes = FDTD_FUSED_BYTES_PER_FACE_CELL * 512 ** 2 * len(axes)
+    rest = m["exchange"] - (len(axes) + 1) * NVLINK_ALPHA - nbytes / NVLINK_BW
+    return nbytes / rest
+
+
 class Fdtd(Solver):
     name, step_name, size_name = "fdtd", "step", "cells"
     weak_size = 512
     strong_sizes = (1024, 2048)
+    # sweep = "fused": what `fdtd.sweep = auto` runs on GPUs wherever it applies (no TFSF box, no
+    # dispersive material); its exchange is not overlapped.
+    variants = ((", fused sweep", {"sweep": "fused"}, (1024,)),)
 
-    def compute(self, cells):
-        return self.gpu.fdtd_t0 + cells / self.gpu.fdtd_rate
+    def compute(self, cells, sweep="split"):
+        rate = self.gpu.fdtd_fused_rate if sweep == "fused" else self.gpu.fdtd_rate
+        return self.gpu.fdtd_t0 + cells / rate
 
-    def single(self, n):
-        return self.compute(n ** 3) if isinstance(n, int) else self.compute(n[0] * n[1] * n[2])
+    def single(self, n, sweep="split"):
+        cells = n ** 3 if isinstance(n, int) else n[0] * n[1] * n[2]
+        return self.compute(cells, sweep)
 
     def weak_total(self, p):
         d = _dims(p)
         return tuple(self.weak_size * x for x in d)
 
-    def step(self, size, p):
+    def step(self, size, p, sweep="split"):
         g = (size, size, size) if isinstance(size, int) else size
         d = _dims(p)
         local = [g[a] / d[a] for a in range(3)]
         cells = local[0] * local[1] * local[2]
-        comp = self.compute(cells)
+        comp = self.compute(cells, sweep)
         axes = [a for a in range(3) if d[a] > 1]
         if not axes:
             return Point(p, comp, comp, 0.0, 0.0, 0.0, 0, 1.0)
         faces = [cells / local[a] for a in axes]
+        if sweep == "fused":
+            # One exchange before the sweep, nothing overlapped: E in corners mode, one phase per
+            # cut axis in turn, then the tangential H of the low layers.
+            nbytes = FDTD_FUSED_BYTES_PER_FACE_CELL * sum(faces)
+            exchange = self.fused_exchange(p, len(axes), nbytes)
+            t = (1 + FDTD_FUSED_SPLIT_COST) * comp + exchange
+            return Point(p, t, comp, exchange, t - comp, nbytes, 3 * len(axes), 0.0,
+                         extra={"dims": "x".join(str(x) for x in d)})
         half_bytes = 8.0 * sum(faces)  # 2 tangential float32 components per face, one side
         half = len(axes) * self.net.alpha(p) + half_bytes / self.net.bw(p)
         t = (1 + FDTD_SPLIT_COST) * comp + 2 * max(0.0, half - comp / 2)
         return Point(p, t, comp, 2 * half, t - comp, 2 * half_bytes, 2 * len(axes), 0.0,
                      extra={"dims": "x".join(str(x) for x in d)})
+
+    def fused_exchange(self, p, axes, nbytes):
+        """The fused step's exchange alone: axes + 1 exchanges in a row, the link's time, and the
+        per-byte time the link does not explain (ASSUMED to stay the same across nodes)."""
+        return (axes + 1) * self.net.alpha(p) + nbytes / self.net.bw(p) + nbytes / fdtd_fused_offlink()
 
     def memory(self, size, p):
         g = (size, size, size) if isinstance(size, int) else size
@@ -366,7 +461,7 @@ class Scan(Solver):
     weak_size = 2 ** 28
     strong_sizes = (2 ** 30, 2 ** 34)
 
-    def single(self, n):
+    def single(self, n, **way):
         return SCAN_T0_SCAN + n / self.gpu.scan_rate
 
     def step(self, n_total, p):
@@ -422,7 +517,7 @@ class Bfs(Solver):
         super().__init__(gpu, net)
         self.w26, self.s, self.x = bfs_fit()
 
-    def single(self, scale):
+    def single(self, scale, **way):
         return self.w26 * 2.0 ** (scale - 26) + self.s
 
     def weak_total(self, p):
@@ -466,35 +561,81 @@ class Bfs(Solver):
         return s
 
 
+def spmv_ghost_rows(n, p):
+    """Rows with ghost entries on the busiest rank of a 1-D row partition of the n^3 Poisson grid:
+    one plane per neighbour (two neighbours from P = 3 on), all of its rows once it holds less."""
+    rows = n ** 3 / p
+    return min(rows, (1 if p == 2 else 2) * n * n)
+
+
+def spmv_ghost_fit():
+    """(fixed, per ghost row) of the distributed product's added cost on an H200, from the
+    measured weak products at P = 2 and 4: t(P) = local (1 + SPMV_LOCAL_SLOWDOWN) + fixed +
+    ghost rows x per_row, the exchange hidden (in one node it is: the ghost wait was 3 us)."""
+    extra = {}
+    for p, (n, t, _) in SPMV_MEASURED_WEAK.items():
+        local = n ** 3 / p * SPMV_PER_ROW_H200
+        extra[p] = (t - local * (1 + SPMV_LOCAL_SLOWDOWN), spmv_ghost_rows(n, p))
+    (e2, g2), (e4, g4) = extra[2], extra[4]
+    per_row = (e4 - e2) / (g4 - g2)
+    return e2 - per_row * g2, per_row
+
+
 class Spmv(Solver):
     name, step_name, size_name = "spmv", "CG iteration", "Poisson 7-point n^3 rows"
     weak_size = 256
     strong_sizes = (512, 1024)
 
-    def single(self, n):
+    def __init__(self, gpu, net):
+        super().__init__(gpu, net)
+        fixed, per_row = spmv_ghost_fit()
+        # The ghost product is memory-bound work like the local one: H100 / H200 as the product.
+        self.ghost_fixed, self.ghost_per_row = fixed, per_row * gpu.spmv_per_row / SPMV_PER_ROW_H200
+
+    def single(self, n, **way):
         return CG_T0 + n ** 3 * self.gpu.cg_per_row
 
     def weak_total(self, p):
         return self.weak_size * p ** (1.0 / 3.0)
 
-    def weak_ideal(self, p):
+    def weak_ideal(self, p, **way):
         return self.single(self.weak_size)
 
-    def step(self, n, p):
+    def ghost_cost(self, n, p):
+        """What a distributed product adds to the local one, with its exchange hidden: the local
+        product slowed while NCCL's kernels share the GPU, a fixed cost (pack, launches, the
+        ghost kernel's start), and the ghost product over the rows with ghost entries."""
+        local = n ** 3 / p * self.gpu.spmv_per_row
+        return SPMV_LOCAL_SLOWDOWN * local + self.ghost_fixed + self.ghost_per_row * spmv_ghost_rows(n, p)
+
+    def exchange(self, n, p):
+        """(seconds, bytes sent, messages) of the ghost exchange. Rows in lexicographic order,
+        contiguous per rank: each rank sends the x entries within one plane (n^2) of its ends to
+        the ranks above and below (more ranks per side when a rank holds less than a plane)."""
+        rows = n ** 3 / p
+        side = min(rows, n * n)
+        per_side = max(1, math.ceil(n * n / rows))
+        t = self.net.alpha(p) + (per_side - 1) * self.net.cluster.per_peer + 8.0 * side / self.net.bw(p)
+        return t, 16.0 * side, 2 * per_side
+
+    def product(self, n, p):
+        """The distributed product alone (the weak-scaling measurements' quantity)."""
+        local = n ** 3 / p * self.gpu.spmv_per_row
+        if p == 1:
+            return local
+        ghosts, _, _ = self.exchange(n, p)
+        return local + self.ghost_cost(n, p) + max(0.0, ghosts - local)
+
+    def step(self, n, p, **way):
         rows = n ** 3 / p
         it = CG_T0 + rows * self.gpu.cg_per_row
         if p == 1:
             return Point(p, it, it, 0.0, 0.0, 0.0, 0, 1.0)
-        local = CG_SPMV_SHARE * rows * self.gpu.cg_per_row
-        # Rows in lexicographic order, contiguous per rank: each rank sends the x entries within
-        # one plane (n^2) of its ends to the ranks above and below (more ranks per side when a
-        # rank holds less than a plane).
-        side = min(rows, n * n)
-        per_side = max(1, math.ceil(n * n / rows))
-        ghosts = self.net.alpha(p) + (per_side - 1) * self.net.cluster.per_peer + 8.0 * side / self.net.bw(p)
+        local = rows * self.gpu.spmv_per_row
+        ghosts, sent, msgs = self.exchange(n, p)
         reduce = 2 * self.net.allreduce_small(p)
-        t = it + CG_GHOST_STEP + max(0.0, ghosts - local) + reduce
-        return Point(p, t, it, ghosts + reduce, t - it, 16.0 * side, 2 * per_side + 2 * math.ceil(math.log2(p)), 0.0)
+        t = it + self.ghost_cost(n, p) + max(0.0, ghosts - local) + reduce
+        return Point(p, t, it, ghosts + reduce, t - it, sent, msgs + 2 * math.ceil(math.log2(p)), 0.0)
 
     def memory(self, n, p):
         rows = n ** 3 / p
@@ -517,13 +658,15 @@ def make(gpu="h100", cluster=None):
 
 
 def curves(solver):
-    """{label: [(P, efficiency, fits)]}: the weak curve and one strong curve per total size."""
+    """{label: [(P, efficiency, fits)]}: the weak curve and one strong curve per total size, for
+    each way the solver's step runs (curve_specs)."""
     out = {}
-    weak = [(p, solver.weak(p)) for p in RANKS]
-    out[f"weak, {_size_text(solver, solver.weak_size)} per GPU"] = [(p, pt.efficiency, pt.fits) for p, pt in weak if pt]
-    for size in solver.strong_sizes:
-        out[f"strong, {_size_text(solver, size)}"] = [(p, solver.strong(size, p).efficiency, solver.fits(size, p))
-                                                     for p in RANKS]
+    for label, size, way in solver.curve_specs():
+        if size is None:
+            weak = [(p, solver.weak(p, **way)) for p in RANKS]
+            out[label] = [(p, pt.efficiency, pt.fits) for p, pt in weak if pt]
+        else:
+            out[label] = [(p, solver.strong(size, p, **way).efficiency, solver.fits(size, p)) for p in RANKS]
     return out
 
 
@@ -624,27 +767,51 @@ def memory_lines(gpu_key):
 
 
 def validation(cluster=None):
-    """(solver, case, measured, model) at the rank counts measured in one node (H200)."""
+    """(solver, case, measured, model) at the rank counts measured in one node (H200). Cases
+    marked "fitted" are the calibration itself; the others are out of sample."""
     h200 = {s.name: s for s in make("h200", cluster)}
     out = []
     nb = h200["nbody"]
-    for p, measured in ((2, 1.001), (4, 0.991)):  # nccl rows of 66848b4 and ba0ff1f
-        out.append(("nbody", f"ring 1M bodies, nccl, P = {p}, efficiency", measured, nb.strong(2 ** 20, p).efficiency))
+    # nccl rows of 66848b4 and ba0ff1f; issue 32's table, 22ea52c
+    for p, measured, src in ((2, 1.001, "66848b4"), (4, 0.991, "ba0ff1f"), (4, 0.993, "22ea52c")):
+        out.append(("nbody", f"ring 1M bodies, nccl, P = {p}, efficiency ({src})", measured,
+                    nb.strong(2 ** 20, p).efficiency))
     fd = h200["fdtd"]
-    for p, measured in FDTD_MEASURED_WEAK.items():
-        out.append(("fdtd", f"weak 512^3 per GPU, nccl, P = {p}, efficiency", measured, fd.weak(p).efficiency))
+    for p, measured, src in FDTD_MEASURED_WEAK:
+        out.append(("fdtd", f"weak 512^3 per GPU, split, nccl, P = {p}, efficiency ({src})", measured,
+                    fd.weak(p).efficiency))
+    m = FDTD_FUSED_MEASURED
+    p = m["ranks"]
+    fused = fd.weak(p, sweep="fused")
+    out.append(("fdtd", f"weak 512^3 per GPU, fused, nccl, P = {p}, efficiency (eeece20, fitted)",
+                m["alone"] / m["seconds"], fused.efficiency))
+    out.append(("fdtd", f"the same, its exchange alone, ms (eeece20, fitted)", m["exchange"] * 1e3, fused.comm * 1e3))
+    out.append(("fdtd", f"weak 512^3 per GPU, fused, nccl, P = {p}, efficiency (22ea52c)",
+                FDTD_FUSED_CHECK["efficiency"], fused.efficiency))
     sc = h200["scan"]
     m = SCAN_MEASURED
-    out.append(("scan", f"2^28 int32 per GPU, P = 2, ms", m["seconds"] * 1e3, sc.step(m["n"] * 2, 2).seconds * 1e3))
+    out.append(("scan", f"2^28 int32 per GPU, totals on nccl, P = 2, ms (e47ec09)", m["seconds"] * 1e3,
+                sc.step(m["n"] * 2, 2).seconds * 1e3))
+    one = sc.single(2 ** 28)
+    for p, measured in SCAN_MEASURED_HOST_PATH.items():
+        out.append(("scan", f"2^28 int32 per GPU, host exscan, P = {p}, efficiency (eeece20)", measured,
+                    one / sc.step_host(2 ** 28 * p, p)))
     bf = h200["bfs"]
-    for p, t in BFS_MEASURED_PEER.items():
-        if p > 1:
-            out.append(("bfs", f"scale 26, peer, P = {p}, speed-up (fitted)", BFS_MEASURED_PEER[1] / t,
-                        bf.step(26, 1).seconds / bf.step(26, p).seconds))
+    for label, table in (("eeece20, fitted", BFS_MEASURED_PEER), ("3a0793e, medians", BFS_MEASURED_PEER_3A0793E)):
+        for p, t in table.items():
+            if p > 1:
+                out.append(("bfs", f"scale 26, peer, P = {p}, speed-up ({label})", table[1] / t,
+                            bf.step(26, 1).seconds / bf.step(26, p).seconds))
     host1 = bf.step(26, 1).seconds + BFS_HOST_LOOP
     for p, measured in BFS_MEASURED_TRANSPORT_SPEEDUP.items():
-        out.append(("bfs", f"scale 26, transport, P = {p}, speed-up", measured,
+        out.append(("bfs", f"scale 26, transport, P = {p}, speed-up (2c9c42b)", measured,
                     host1 / bf.step(26, p, path="transport").seconds))
+    sp = h200["spmv"]
+    for p, (n, t, src) in SPMV_MEASURED_WEAK.items():
+        out.append(("spmv", f"product, weak, n = {n}, P = {p}, ms ({src}, fitted)", t * 1e3, sp.product(n, p) * 1e3))
+    out.append(("spmv", "CG iteration, 256^3, P = 1, ms (85a104e, fitted)", 0.882, sp.step(256, 1).seconds * 1e3))
+    for p, (n, t, src) in CG_MEASURED_WEAK.items():
+        out.append(("spmv", f"CG iteration, weak, n = {n}, P = {p}, ms ({src})", t * 1e3, sp.step(n, p).seconds * 1e3))
     return out
 
 
@@ -712,6 +879,8 @@ def plot(path, gpu_key, cluster=None):
             ps = [p for p, _, _ in points]
             es = [e for _, e, _ in points]
             style = "-" if label.startswith("weak") else "--"
+            if "fused" in label:
+                style = "-." if label.startswith("weak") else ":"
             line, = ax.plot(ps, es, style, marker="o", markersize=3, label=label)
             fit = [(p, e) for p, e, f in points if not f]
             if fit:
@@ -732,6 +901,7 @@ def plot(path, gpu_key, cluster=None):
              f"{c.gpus_per_node} GPUs per node, NVLink (measured)", f"IB {c.ib_bw / 1e9:.1f} GB/s per GPU (assumed)",
              f"+{c.alpha_net * 1e6:.1f} us per exchange across nodes", f"{c.per_peer * 1e6:.1f} us per further peer", "",
              "solid: weak scaling (problem per GPU)", "dashed: strong scaling (total problem)",
+             "fdtd dash-dot / dotted: the fused sweep",
              "x: does not fit the GPUs' memory", "shaded: one node (calibrated range)",
              f"dotted: {PAYING:.0%}, where more GPUs stop paying", "", "docs/scaling.md"]
     axes[-1].axis("off")
@@ -754,14 +924,18 @@ def run(args):
     print(f"\n### Calibrated constants ({gpu.name} where they differ)\n")
     print(f"- nbody: G interactions/s by bodies per rank {', '.join(f'{_count(n)} {r / 1e9:.0f}' for n, r in gpu.nbody_rates)}")
     print(f"- fdtd: t = {gpu.fdtd_t0 * 1e6:.1f} us + cells / {gpu.fdtd_rate / 1e9:.1f} G/s; decomposed step "
-          f"+{100 * FDTD_SPLIT_COST:.1f}%")
+          f"+{100 * FDTD_SPLIT_COST:.1f}%; fused sweep cells / {gpu.fdtd_fused_rate / 1e9:.1f} G/s, decomposed "
+          f"+{100 * FDTD_FUSED_SPLIT_COST:.1f}% + its exchange: (axes + 1) alpha + 32 B per face cell / link "
+          f"+ the same / {fdtd_fused_offlink() / 1e9:.0f} GB/s")
     print(f"- scan: scan pass {SCAN_T0_SCAN * 1e6:.0f} us + n / {gpu.scan_rate / 1e9:.1f} G/s, reduce pass "
           f"{SCAN_T0_REDUCE * 1e6:.0f} us + 4 n / {gpu.copy_bw / 1e9:.0f} GB/s")
     print(f"- bfs (scale 26): W = {w * 1e3:.3f} ms, S = {bs * 1e3:.3f} ms, X = {bx * 1e3:.3f} ms, host loop "
           f"{BFS_HOST_LOOP * 1e3:.2f} ms, {BFS_ROUNDS} exchange rounds, {BFS_BOTTOM_UP_LEVELS} bottom-up levels, "
           f"{BFS_PAIRS_PER_VERTEX} pairs per vertex")
-    print(f"- spmv: CG iteration {CG_T0 * 1e6:.0f} us + rows x {gpu.cg_per_row * 1e12:.1f} ps "
-          f"(the SpMV {100 * CG_SPMV_SHARE:.0f}% of it), +{CG_GHOST_STEP * 1e6:.0f} us with ghosts")
+    sp = next(s for s in solvers if s.name == "spmv")
+    print(f"- spmv: CG iteration {CG_T0 * 1e6:.0f} us + rows x {gpu.cg_per_row * 1e12:.1f} ps, the product "
+          f"rows x {gpu.spmv_per_row * 1e12:.1f} ps; on P > 1 + {100 * SPMV_LOCAL_SLOWDOWN:.1f}% of the local product "
+          f"+ {sp.ghost_fixed * 1e6:.1f} us + {sp.ghost_per_row * 1e12:.0f} ps per row with ghost entries")
     if not args.summary:
         for s in solvers:
             print(f"\n### {s.name}: time per {s.step_name}")
@@ -773,13 +947,17 @@ def run(args):
                          for p in RANKS]
                 print(f"| {label} | " + " | ".join(cells) + " |")
             print("\n(*: does not fit the GPUs' memory at that P; -: beyond the solver's limits)")
-            weak = [s.weak(p) for p in RANKS]
-            table(s, f"weak scaling, {_size_text(s, s.weak_size)} per GPU", [pt for pt in weak if pt])
-            if any(pt is None for pt in weak):
-                print(f"\n(beyond P = {max(p for p, pt in zip(RANKS, weak) if pt)}: scale > {BFS_MAX_SCALE}, "
-                      f"which the cuda backend refuses)")
-            for size in s.strong_sizes:
-                table(s, f"strong scaling, {_size_text(s, size)} in all", [s.strong(size, p) for p in RANKS])
+            for label, size, way in s.curve_specs():
+                text = _size_text(s, s.weak_size if size is None else size)
+                suffix = label[label.index(text) + len(text):].replace(" per GPU", "", 1)
+                if size is None:
+                    weak = [s.weak(p, **way) for p in RANKS]
+                    table(s, f"weak scaling, {text} per GPU{suffix}", [pt for pt in weak if pt])
+                    if any(pt is None for pt in weak):
+                        print(f"\n(beyond P = {max(p for p, pt in zip(RANKS, weak) if pt)}: scale > {BFS_MAX_SCALE}, "
+                              f"which the cuda backend refuses)")
+                else:
+                    table(s, f"strong scaling, {text} in all{suffix}", [s.strong(size, p, **way) for p in RANKS])
             if s.name == "scan":
                 host = ", ".join(f"P = {p}: {_pct(s.single(s.weak_size) / s.step_host(s.weak_size * p, p))}"
                                  for p in (2, 64, 256, 1024))
@@ -796,7 +974,7 @@ def run(args):
             for k in keys:
                 s_k, items_k = per_gpu[k][i]
                 p, below = items_k[j][1]
-                size = s_k.strong_sizes[j - 1] if j > 0 else None
+                size = s_k.curve_specs()[j][1]
                 lo = f"{s_k.min_ranks(size)}.." if size is not None and s_k.min_ranks(size) > 1 else ""
                 cells.append(f"{lo}{_paying_text(p, below)}" if p else "never")
             print(f"| {s.name} | {label} | " + " | ".join(cells) + " |")
