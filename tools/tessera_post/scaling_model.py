@@ -773,7 +773,7 @@ def validation(cluster=None):
     out = []
     nb = h200["nbody"]
     # nccl rows of 66848b4 and ba0ff1f; issue 32's table, 22ea52c
-    for p, measured, src in ((2, 1.001, "66848b4"), (4, 0.991, "ba0ff1f"), (4, 0.993, "22ea52c")):
+    for p, measured, src in ((2, 1.001, "66848b4"), (4, 0.991, "ba0ff1f"), (4, 0.993, "22ea52c, issue 32")):
         out.append(("nbody", f"ring 1M bodies, nccl, P = {p}, efficiency ({src})", measured,
                     nb.strong(2 ** 20, p).efficiency))
     fd = h200["fdtd"]
@@ -785,12 +785,12 @@ def validation(cluster=None):
     fused = fd.weak(p, sweep="fused")
     out.append(("fdtd", f"weak 512^3 per GPU, fused, nccl, P = {p}, efficiency (eeece20, fitted)",
                 m["alone"] / m["seconds"], fused.efficiency))
-    out.append(("fdtd", f"the same, its exchange alone, ms (eeece20, fitted)", m["exchange"] * 1e3, fused.comm * 1e3))
-    out.append(("fdtd", f"weak 512^3 per GPU, fused, nccl, P = {p}, efficiency (22ea52c)",
+    out.append(("fdtd", "the same, its exchange alone, ms (eeece20, fitted)", m["exchange"] * 1e3, fused.comm * 1e3))
+    out.append(("fdtd", f"weak 512^3 per GPU, fused, nccl, P = {p}, efficiency (22ea52c, issue 32)",
                 FDTD_FUSED_CHECK["efficiency"], fused.efficiency))
     sc = h200["scan"]
     m = SCAN_MEASURED
-    out.append(("scan", f"2^28 int32 per GPU, totals on nccl, P = 2, ms (e47ec09)", m["seconds"] * 1e3,
+    out.append(("scan", "2^28 int32 per GPU, totals on nccl, P = 2, ms (e47ec09)", m["seconds"] * 1e3,
                 sc.step(m["n"] * 2, 2).seconds * 1e3))
     one = sc.single(2 ** 28)
     for p, measured in SCAN_MEASURED_HOST_PATH.items():
