@@ -1,0 +1,156 @@
+// The cuda engine's one-pass sweeps (cuda_engine.hpp): the fused sweep (H and E of one step
+// per pass, fused_sweep.cu) and the blocked sweep (several steps per pass, blocked_sweep.cu),
+// their set-up and their launches. Both read one copy of the fields and write the other.
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "core/cuda_check.hpp"
+#include "core/env.hpp"
+#include "solvers/fdtd/cuda/cuda_engine.hpp"
+
+namespace tessera::fdtd {
+
+bool CudaEngine::enable_fused(std::string& why) {
+  if (spare_[0]) return true;
+  const auto n = static_cast<std::size_t>(allocation_elements(layout_));
+  try {
+    for (int c = 0; c < kComponents; ++c) {
+      spare_store_[c] = DeviceBuffer<float>(n);
+      // Zero ghosts: the sweep never writes them, so at a wall they stay the PEC's zeros.
+      TESSERA_CUDA_CHECK(cudaMemsetAsync(spare_store_[c].data(), 0, spare_store_[c].bytes(), compute_));
+      spare_[c] = spare_store_[c].data() + kLeadPad;
+    }
+  } catch (const CudaError& e) {
+    for (auto& s : spare_store_) s = DeviceBuffer<float>();
+    for (float*& p : spare_) p = nullptr;
+    (void)cudaGetLastError();  // a failed cudaMalloc leaves a (non-sticky) error behind
+    why = std::string("no room on the GPU for a second copy of the fields (") + e.what() + ")";
+    return false;
+  }
+  // TESSERA_FDTD_FUSED_TILE ("8" or "16", then optionally the z stretches: "16,1") tunes the
+  // sweep's shape for benchmarks; the default is the measured best (docs/performance.md).
+  int tile_y = 8, stretches = 0;
+  if (const auto tuning = env::get_integers("TESSERA_FDTD_FUSED_TILE")) {
+    if (tuning->size() >= 1) tile_y = static_cast<int>((*tuning)[0]);
+    if (tuning->size() >= 2) stretches = static_cast<int>((*tuning)[1]);
+  }
+  fused_shape_ = fused_shape(domain_.n, tile_y, stretches);
+  return true;
+}
+
+void CudaEngine::update_fused() {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::update_fused without enable_fused");
+  const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
+  const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
+  // A periodic axis this rank spans alone wraps within the sweep; on a side with another
+  // rank the sweep recomputes the new H of the low ghost layer instead of reading it.
+  int recompute = 0, wrap = 0;
+  for (int a = 0; a < 3; ++a) {
+    wrap |= domain_.wraps_alone(a) ? 1 << a : 0;
+    recompute |= domain_.remote(a, 0) ? 1 << a : 0;
+  }
+  FusedCpml cpml;
+  for (int a = 0; a < 3; ++a) {
+    cpml.inner_lo[a] = 0;
+    cpml.inner_hi[a] = int(domain_.n[a]);
+  }
+  if (fused_cpml_)
+    for (SlabState& st : slabs_) {
+      // Slabs span the grid on the other axes: each cuts the no-slab box along its own.
+      const int axis = st.slab.axis;
+      if (st.slab.side == 0)
+        cpml.inner_lo[axis] = std::max<int>(cpml.inner_lo[axis], int(st.slab.global.hi[axis] - domain_.offset[axis]));
+      else
+        cpml.inner_hi[axis] = std::min<int>(cpml.inner_hi[axis], int(st.slab.global.lo[axis] - domain_.offset[axis]));
+      const Box& b = st.slab.local;
+      if (b.empty()) continue;
+      FusedSlab& f = cpml.slab[cpml.count++];
+      f.axis = st.slab.axis;
+      for (int a = 0; a < 3; ++a) {
+        f.lo[a] = int(b.lo[a]);
+        f.hi[a] = int(b.hi[a]);
+      }
+      f.profile = st.profile.data();
+      f.e_psi[0] = st.psi[0].data();
+      f.e_psi[1] = st.psi[1].data();
+      f.h_in[0] = st.psi[2].data();
+      f.h_in[1] = st.psi[3].data();
+      f.h_out[0] = st.h_psi_spare[0].data();
+      f.h_out[1] = st.h_psi_spare[1].data();
+    }
+  launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n,
+                     fused_shape_, recompute, wrap, cpml, compute_);
+  for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
+  if (fused_cpml_)
+    for (SlabState& st : slabs_) {
+      std::swap(st.psi[2], st.h_psi_spare[0]);
+      std::swap(st.psi[3], st.h_psi_spare[1]);
+    }
+}
+
+bool CudaEngine::fuse_cpml() {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::fuse_cpml without enable_fused");
+  if (slabs_.size() > 6) return false;
+  compute_.synchronize();
+  for (SlabState& st : slabs_)
+    for (auto& p : st.h_psi_spare) p = DeviceBuffer<float>(static_cast<std::size_t>(st.slab.local.cells()));
+  fused_cpml_ = true;
+  return true;
+}
+
+bool CudaEngine::enable_blocked(int steps, std::string& why) {
+  if (steps < 2 || steps > kMaxBlockedSteps) {
+    why = "the blocked sweep takes 2 to " + std::to_string(kMaxBlockedSteps) + " steps per pass, not " +
+          std::to_string(steps);
+    return false;
+  }
+  for (int a = 0; a < 3; ++a)
+    if (domain_.remote(a, 0) || domain_.remote(a, 1)) {
+      why = std::string("this rank has a neighbour along ") + char('x' + a) +
+            " (the blocked sweep is one rank's alone: no ghost exchange within a pass)";
+      return false;
+    }
+  if (!slabs_.empty()) {
+    why = "CPML slabs correct H and E within each step, which the blocked sweep does not do";
+    return false;
+  }
+  if (disp_.active() || !tfsf_[0].empty() || !tfsf_[1].empty()) {
+    why = "dispersive materials or a TFSF box act within each step";
+    return false;
+  }
+  if (!enable_fused(why)) return false;  // the second copy of the fields
+  // TESSERA_FDTD_BLOCKED_TILE ("16" or "32", then optionally the z stretches: "32,2") tunes
+  // the tile for benchmarks; the default is 32 x 32 (docs/fdtd.md).
+  blocked_shape_ = BlockedShape{};
+  if (const auto tuning = env::get_integers("TESSERA_FDTD_BLOCKED_TILE")) {
+    if (tuning->size() >= 1) blocked_shape_.tile_y = (*tuning)[0] == 16 ? 16 : 32;
+    if (tuning->size() >= 2) blocked_shape_.stretches = static_cast<int>((*tuning)[1]);
+  }
+  int device = 0;
+  TESSERA_CUDA_CHECK(cudaGetDevice(&device));
+  TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
+  blocked_steps_ = steps;
+  return true;
+}
+
+void CudaEngine::update_blocked(int steps) {
+  if (blocked_steps_ == 0) throw std::logic_error("CudaEngine::update_blocked without enable_blocked");
+  if (steps < 2 || steps > blocked_steps_)
+    throw std::logic_error("CudaEngine::update_blocked: " + std::to_string(steps) + " steps, enabled for 2.." +
+                           std::to_string(blocked_steps_));
+  const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
+  const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
+  int wrap = 0, pec = 0;
+  for (int a = 0; a < 3; ++a) {
+    wrap |= domain_.wraps_alone(a) ? 1 << a : 0;
+    // The stepper zeroes the tangential E of a low wall (no CPML here: every wall is a PEC).
+    pec |= !domain_.neighbour[a][0] ? 1 << a : 0;
+  }
+  launch_blocked_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n, steps,
+                       blocked_shape_, wrap, pec, sms_, compute_);
+  for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
+}
+
+}  // namespace tessera::fdtd
