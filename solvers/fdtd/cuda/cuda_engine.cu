@@ -5,7 +5,6 @@
 #include <utility>
 
 #include "core/cuda_check.hpp"
-#include "core/env.hpp"
 #include "solvers/fdtd/cuda/box_launch.cuh"
 #include "solvers/fdtd/cuda/cuda_engine.hpp"
 
