@@ -2,8 +2,8 @@
 
 For each run it asserts that
   - the table appears on the log, one row per region, with the wall time;
-  - the top-level regions' inclusive times add up to 90-100% of the wall time (from the numbers
-    and as the closing line says);
+  - the top-level regions' inclusive times add up to 90-100% of the wall time, or leave out at
+    most 10 ms of it (from the numbers and as the closing line says);
   - the run.step region's calls equal the steps the `done:` line says were run;
   - OUTPUT_DIR/profile.h5 holds the same numbers (names, calls, times, % of wall, wall time) with
     units on every column;
@@ -121,7 +121,11 @@ for name, (deck, sets) in RUNS.items():
         for phase in ("run.setup", "run.initialize", "run.step", "run.finish", "run.checkpoint"):
             assert phase in top, f"no top-level region {phase}: {top}"
         share = 100.0 * sum(rows[n]["inclusive"][1] for n in top) / wall
-        assert 90.0 <= share <= 100.0 + 1e-3, f"top-level regions cover {share:.2f}% of the wall time"
+        # What the regions leave out is a fixed few milliseconds (MPI start, scheduling); on a
+        # loaded machine that can pass 10% of these 0.02-0.08 s runs, so a short gap also passes.
+        uncovered = wall * (100.0 - share) / 100.0
+        assert share <= 100.0 + 1e-3 and (share >= 90.0 or uncovered <= 0.010), \
+            f"top-level regions cover {share:.2f}% of the wall time ({1e3 * uncovered:.1f} ms left out)"
         assert abs(share - closing) < 0.05 * len(top), f"closing line says {closing}%, the rows {share:.2f}%"
         nested = [n for n in rows if not rows[n]["top"]]
         assert any(n.startswith(name + ".") or n.startswith("cg.") for n in nested), \
