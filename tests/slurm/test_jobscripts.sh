@@ -83,7 +83,7 @@ id=$(submit_wait 120 --export=ALL,RUN_DIR="$work/bad" --output="$work/bad-%j.out
 grep -q -E "nbody.dt = -1(.0)? is out of range" "$work"/bad-"$id".out || fail "bad job: message missing"
 echo "ok: bad deck -> FAILED, exit 2, message in the job log"
 
-# 3. The time limit: 1 minute with USR1 45 s before it. The job must checkpoint, exit cleanly
+# 3. The time limit: 1 minute with USR1 45 s before it (sent 0-30 s after the start). The job must checkpoint, exit cleanly
 #    and resubmit itself; the second job (another job id) continues from the checkpoint to the
 #    end in the first job's default RUN_DIR, which the resubmission passes on.
 id=$(submit_wait 150 --time=1 --signal=B:USR1@45 --export=ALL,RESUBMIT=1 \
@@ -95,7 +95,7 @@ ls "$long"/checkpoints/checkpoint_*.h5 >/dev/null 2>&1 || fail "long job: no che
 next=$(squeue -h -o '%i' -n nbody-cpu | head -1)
 [ -n "$next" ] || next=$(scontrol show jobs | sed -n 's/^JobId=\([0-9]*\) JobName=nbody-cpu.*/\1/p' | sort -n | tail -1)
 [ -n "$next" ] && [ "$next" != "$id" ] || fail "long job: not resubmitted"
-t=0; while [ $t -lt 240 ]; do
+t=0; while [ $t -lt 480 ]; do
   case "$(job_state "$next")" in COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY) break ;; esac
   sleep 2; t=$((t + 2))
 done
@@ -107,7 +107,7 @@ import glob, sys, h5py
 snaps = sorted(glob.glob(sys.argv[1] + "/snapshot_*.h5"))
 with h5py.File(snaps[-1]) as f:
     t = float(f["Header"].attrs["Time"])
-assert abs(t - 300.0) < 1e-6, t
+assert abs(t - 1000.0) < 1e-6, t
 print(f"ok: time limit -> checkpoint -> resubmitted job reached t = {t}")
 PY
 echo "all slurm job-script checks passed"
