@@ -40,7 +40,8 @@ FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck
   fields_ = std::make_unique<FieldWriter>(ctx_, run.output_dir, model_, *decomp_, run.provenance,
                                          run.deck.get_bool("output.openpmd"));
   materials_ = std::make_unique<MaterialWriter>(ctx_, run.output_dir, model_, domain, run.provenance,
-                                                run.deck.get_bool("output.materials"));
+                                                run.deck.get_bool("output.materials"),
+                                                stepper_->release_material_index());
   dfts_ = std::make_unique<DftWriter>(ctx_, run.output_dir, model_, run.provenance);
   fluxes_ = std::make_unique<FluxLog>(ctx_, run.output_dir / "flux.h5", model_, run.provenance, *stepper_);
 

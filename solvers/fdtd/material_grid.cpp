@@ -2,16 +2,8 @@
 
 #include <stdexcept>
 
-#include "solvers/fdtd/materials.hpp"
 
 namespace tessera::fdtd {
-
-std::vector<MaterialIndex> painted_index(const Model& m, const LocalDomain& dom) {
-  const Layout layout = make_layout(dom.n);
-  std::vector<MaterialIndex> index(static_cast<std::size_t>(layout.elements()));
-  paint_materials(m, dom, layout, index);
-  return index;
-}
 
 void material_values(const Model& m, const LocalDomain& dom, std::span<const MaterialIndex> index, int q,
                      const Box& cells, std::span<float> out, std::span<const NodeOverride> nodes) {

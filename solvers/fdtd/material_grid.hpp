@@ -11,12 +11,9 @@
 
 namespace tessera::fdtd {
 
-// This rank's painted material index (paint_materials), Layout-shaped over dom.n.
-std::vector<MaterialIndex> painted_index(const Model& m, const LocalDomain& dom);
-
 // Quantity q (material_quantity.hpp) of every cell of `cells` (local cell indices, inside
 // [0, dom.n)), x fastest, into out (out.size() == cells.cells()), from `index`
-// (painted_index's array):
+// (this rank's paint_materials array, Layout-shaped over dom.n: Stepper::release_material_index):
 //   eps_x, eps_y, eps_z: the relative permittivity of the cell's Ex, Ey, Ez node: its
 //     material's eps_r (eps_inf for a dispersive one; 1 for pec, whose E is held at 0), or
 //     the node's own where `nodes` lists it (smoothing, an eps_r map: smoothing.hpp);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "comm/errors.hpp"
 #include "core/error.hpp"
@@ -63,10 +64,12 @@ void local_samples(std::int64_t lo, std::int64_t stride, std::int64_t count, std
 }  // namespace
 
 MaterialWriter::MaterialWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model,
-                               const LocalDomain& domain, io::Provenance provenance, bool whole_grid)
+                               const LocalDomain& domain, io::Provenance provenance, bool whole_grid,
+                               std::vector<MaterialIndex> index)
     : ctx_(ctx), dir_(std::move(dir)), model_(model), domain_(domain), provenance_(std::move(provenance)) {
   for (const VolumeSpec& v : model_.volumes)
     if (!v.quantities.empty()) outputs_.push_back({v.name + "_materials", v});
+  if (!outputs_.empty() || whole_grid) index_ = std::move(index);
   if (!whole_grid) return;
   for (const VolumeSpec& v : model_.volumes)
     if (v.collocated && v.name == "materials")
@@ -81,12 +84,12 @@ MaterialWriter::MaterialWriter(comm::Context& ctx, std::filesystem::path dir, co
 
 void MaterialWriter::write(std::span<const NodeOverride> nodes) {
   if (outputs_.empty()) return;
-  const std::vector<MaterialIndex> index = painted_index(model_, domain_);
-  for (const Output& out : outputs_) write_one(out, index, nodes);
+  if (index_.size() != static_cast<std::size_t>(make_layout(domain_.n).elements()))
+    throw std::logic_error("MaterialWriter: no painted material index for this rank's cells");
+  for (const Output& out : outputs_) write_one(out, nodes);
 }
 
-void MaterialWriter::write_one(const Output& out, const std::vector<MaterialIndex>& index,
-                               std::span<const NodeOverride> nodes) {
+void MaterialWriter::write_one(const Output& out, std::span<const NodeOverride> nodes) {
   const VolumeSpec& v = out.spec;
   const Index3 samples = v.samples();
   Index3 first{}, count{};
@@ -109,7 +112,7 @@ void MaterialWriter::write_one(const Output& out, const std::vector<MaterialInde
     const io::Group& root = f.root();
     std::vector<float> all(static_cast<std::size_t>(cells.cells()));
     for (int q : v.quantities) {
-      material_values(model_, domain_, index, q, cells, all, nodes);
+      material_values(model_, domain_, index_, q, cells, all, nodes);
       // Every stride-th cell of the box.
       std::vector<float> dense(static_cast<std::size_t>(box.volume()));
       const Index3 n{cells.extent(0), cells.extent(1), cells.extent(2)};

@@ -32,8 +32,10 @@ class MaterialWriter {
  public:
   // InputError (the same on every rank) when the whole grid's materials.xmf would overwrite a
   // collocated volume's <name>.xmf.
+  // `index`: this rank's painted material index (Stepper::release_material_index), kept only
+  // where something is to be written.
   MaterialWriter(comm::Context& ctx, std::filesystem::path dir, const Model& model, const LocalDomain& domain,
-                 io::Provenance provenance, bool whole_grid);
+                 io::Provenance provenance, bool whole_grid, std::vector<MaterialIndex> index);
   // Collective: writes every file (the structure does not change during a run).
   // `nodes`: the E nodes with their own permittivity (Stepper::node_overrides).
   void write(std::span<const NodeOverride> nodes = {});
@@ -44,7 +46,7 @@ class MaterialWriter {
     std::string stem;  // file name without .h5 / .xmf
     VolumeSpec spec;   // region, stride, quantities
   };
-  void write_one(const Output& out, const std::vector<MaterialIndex>& index, std::span<const NodeOverride> nodes);
+  void write_one(const Output& out, std::span<const NodeOverride> nodes);
 
   comm::Context& ctx_;
   std::filesystem::path dir_;
@@ -52,6 +54,7 @@ class MaterialWriter {
   LocalDomain domain_;
   io::Provenance provenance_;
   std::vector<Output> outputs_;
+  std::vector<MaterialIndex> index_;
 };
 
 }  // namespace tessera::fdtd

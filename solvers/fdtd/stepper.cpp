@@ -185,6 +185,7 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
   total_columns_ = column;
   engine_->set_samples(samples, kSampleRows);
   choose_blocked();
+  material_index_ = std::move(index);  // for the material output (release_material_index)
 }
 
 void Stepper::set_node_overrides(std::span<const MaterialIndex> index) {

@@ -89,6 +89,9 @@ class Stepper {
   Spectra& spectra() { return *spectra_; }
   // The E nodes this rank redoes with their own coefficients (smoothing.hpp), array order.
   const std::vector<NodeOverride>& node_overrides() const { return overrides_; }
+  // The material index the constructor painted (Layout-shaped), handed over once: painting a
+  // mesh or a voxel map again would cost the geometry's set-up time again.
+  std::vector<MaterialIndex> release_material_index() { return std::move(material_index_); }
   // The TFSF box's 1D incident grid, or null.
   Tfsf* tfsf() { return tfsf_.get(); }
 
@@ -133,6 +136,8 @@ class Stepper {
     const SourceSpec* spec = nullptr;
   };
   std::vector<LocalSource> sources_;
+  std::vector<MaterialIndex> material_index_;  // until release_material_index
+  std::vector<double> source_scale_;  // |scale| of every source of the model, the same on every rank
   // [[fdtd.plane_wave]] sheets whose layer this rank holds: local layer, and the spec.
   std::vector<std::pair<std::int64_t, const PlaneWaveSpec*>> sheets_;
   std::unique_ptr<Spectra> spectra_;
