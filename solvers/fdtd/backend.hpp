@@ -188,8 +188,10 @@ class Engine {
   // over memory, each H and E over the whole local box and then zero_tangential_e(a) for
   // every axis a whose low side has no neighbour; bitwise what those calls give, step by
   // step. Like update_fused it reads the current copy and writes the other, which becomes
-  // current. Only without neighbours (a periodic axis this rank spans alone wraps), CPML,
-  // TFSF or dispersive materials, and nothing may act between the steps of one pass.
+  // current. Neighbours only along z (a periodic x or y axis this rank spans alone wraps), no
+  // CPML, TFSF or dispersive materials, and nothing may act between the steps of one pass.
+  // Before a pass, the `steps` planes beyond each z face with a neighbour must hold its fields
+  // (Ghosts::exchange_pass), and, once, its material indices: the pass computes them again.
   // enable_blocked allocates the second copy and takes passes of up to `steps`; false, with
   // `why`, where the engine cannot.
   virtual bool enable_blocked(int /*steps*/, std::string& why) {
@@ -197,6 +199,12 @@ class Engine {
     return false;
   }
   virtual void update_blocked(int) { throw std::logic_error("update_blocked without enable_blocked"); }
+  // Planes beyond the ghost plane on each z side that the arrays of base() and material_base()
+  // extend to (plane k of an array starts at base + layout().at(-1, -1, k) for -1 - deep_planes()
+  // <= k <= n + deep_planes()); 0 where the engine has no blocked sweep or no z neighbour.
+  virtual int deep_planes() const { return 0; }
+  // The material index array (Layout-shaped, MaterialIndex values) on the engine's memory.
+  virtual void* material_base() { return nullptr; }
 
   // ---- ordering ----
   virtual stream_t compute_stream() const { return nullptr; }

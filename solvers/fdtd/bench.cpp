@@ -359,6 +359,8 @@ void bench_size(BenchRun& b, std::int64_t n) {
   }
 }
 
+void bench_weak_blocked(BenchRun& b, std::int64_t n, comm::Transport& tr);
+
 void bench_weak(BenchRun& b, std::int64_t n) {
   const int repeat = std::max(1, b.o.repeat);
   const int p = b.ctx.size();
@@ -422,7 +424,51 @@ void bench_weak(BenchRun& b, std::int64_t n) {
             fmt::format("the fused step's ghost exchange: {:.1f}% of the step", 100 * t_x / t),
             fmt::format("{}/rank", cube(n)));
     }
+    if (b.backend == Backend::cuda) bench_weak_blocked(b, n, *tr);
   }
+}
+
+// The blocked sweep across ranks (k = 4): the grid cut along z only (what it takes), x and y
+// PEC, z periodic, each rank n^3; against one rank alone on n^3 with PEC faces.
+void bench_weak_blocked(BenchRun& b, std::int64_t n, comm::Transport& tr) {
+  constexpr int k = 4;
+  const int repeat = std::max(1, b.o.repeat), p = b.ctx.size();
+  const auto per_step = [&](Stepper& s, bool collective) {
+    const auto pass = [&] {
+      for (int q = 0; q < k; ++q) s.step();
+    };
+    return (collective ? time_collective(b.ctx, s.engine(), repeat, pass) : time_local(s.engine(), repeat, pass)) / k;
+  };
+  double t1 = 0;
+  {
+    auto s = single_rank_stepper(bench_model(n, false, false, Sweep::blocked, k), b.backend);
+    t1 = comm::allreduce(b.ctx, per_step(*s, false), comm::Op::max);
+  }
+  Model m = bench_model(n, false, false, Sweep::blocked, k);
+  m.cells = {n, n, n * p};
+  m.faces[2] = {FaceKind::periodic, FaceKind::periodic};
+  comm::CartDecomposition decomp(b.ctx, m.cells, {1, 1, p}, {false, false, true});
+  const LocalDomain d = local_domain(decomp);
+  auto engine = make_engine(b.backend, d, h_coefficients(m));
+  auto ghosts = make_halo_ghosts(decomp, tr, engine->layout());
+  Stepper s(m, d, std::move(engine), std::move(ghosts));
+  if (s.block_steps() != k) {
+    log::info("bench fdtd: no weak blocked row: {}", s.sweep_reason());
+    return;
+  }
+  const double t = per_step(s, true);
+  const std::string name = fmt::format("weak {} P={} blocked k={}", comm::to_string(tr.kind()), p, k);
+  b.row(name, n * n * n, t,
+        fmt::format("z cut into {} ranks (periodic), {} planes per z face exchanged per pass; efficiency {:.1f}% of "
+                    "one rank alone with PEC faces ({:.3f} ms)",
+                    p, k, 100 * t1 / t, 1e3 * t1),
+        fmt::format("{}/rank", cube(n)));
+  if (p == 1) return;
+  Engine& e = s.engine();
+  auto alone = make_halo_ghosts(decomp, tr, e.layout());
+  const double t_x = time_collective(b.ctx, e, repeat, [&] { alone->exchange_pass(e, k); });
+  b.row(name + ", exchange alone", n * n * n, t_x / k,
+        fmt::format("a pass's plane exchange (per step): {:.1f}% of the step", 100 * t_x / k / t), fmt::format("{}/rank", cube(n)));
 }
 
 }  // namespace

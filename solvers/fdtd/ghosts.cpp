@@ -2,6 +2,7 @@
 
 #include <array>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "comm/cart.hpp"
@@ -83,6 +84,39 @@ class HaloGhosts final : public Ghosts {
     return comm::allreduce(decomp_.context(), mine ? 1 : 0, comm::Op::min) == 1;
   }
 
+  void max_over_ranks(std::span<double> values) override {
+    if (!values.empty()) comm::allreduce_inplace(decomp_.context(), values, comm::Op::max);
+  }
+
+  // z planes are contiguous in every array (x and y are not cut where the blocked sweep runs):
+  // each message is `steps` whole planes where they lie, no packing.
+  void exchange_pass(Engine& engine, int steps, bool materials) override {
+    if (decomp_.dims()[2] == 1) return;  // z uncut: a periodic z that one rank spans wraps in the pass
+    if (steps < 1 || steps > engine.deep_planes() + 1)
+      throw std::logic_error("exchange_pass: " + std::to_string(steps) + " planes, the engine holds " +
+                             std::to_string(engine.deep_planes() + 1) + " beyond each z face");
+    const std::size_t elem = materials ? sizeof(MaterialIndex) : sizeof(float);
+    const std::int64_t plane = layout_.row_pitch() * layout_.plane_rows(), nz = layout_.n[2];
+    const std::size_t bytes = static_cast<std::size_t>(steps * plane) * elem;
+    const auto plane_at = [&](void* base, std::int64_t k) { return static_cast<char*>(base) + (k + 1) * plane * elem; };
+    // Tags: one per array and direction (0: travelling towards -z), apart from HaloExchange's.
+    const auto tag = [](int array, int direction) { return kPassTag + 2 * array + direction; };
+    const int low = decomp_.neighbor(2, 0), high = decomp_.neighbor(2, 1);
+    std::vector<comm::Message> sends, recvs;
+    for (int c = 0; c < (materials ? 1 : kComponents); ++c) {
+      void* base = materials ? engine.material_base() : engine.base(c);
+      if (low != MPI_PROC_NULL) {  // planes [0, steps) go down; the low neighbour's top ones come up
+        sends.push_back({plane_at(base, 0), bytes, low, tag(c, 0)});
+        recvs.push_back({plane_at(base, -steps), bytes, low, tag(c, 1)});
+      }
+      if (high != MPI_PROC_NULL) {
+        sends.push_back({plane_at(base, nz - steps), bytes, high, tag(c, 1)});
+        recvs.push_back({plane_at(base, nz), bytes, high, tag(c, 0)});
+      }
+    }
+    transport_.start(sends, recvs, engine.compute_stream())->finish();
+  }
+
  private:
   // Before the fused sweep, on the halo stream, along the axes cut into ranks: E (all three
   // components, both sides, edges too) in corners mode, since the recomputed H of a low ghost
@@ -120,6 +154,7 @@ class HaloGhosts final : public Ghosts {
     return {engine.base(comps[0]), engine.base(comps[1])};
   }
 
+  static constexpr int kPassTag = 20000;
   const comm::CartDecomposition& decomp_;
   comm::Transport& transport_;
   comm::HaloLayout layout_;
@@ -140,6 +175,8 @@ class LocalGhosts final : public Ghosts {
   void finish(HalfStep, Engine&) override {}
   std::array<bool, 3> filled_late(HalfStep) const override { return {false, false, false}; }
   bool on_every_rank(bool mine) override { return mine; }
+  void max_over_ranks(std::span<double>) override {}
+  void exchange_pass(Engine&, int, bool) override {}  // one rank: no z neighbour
 
   void begin(HalfStep which, Engine& engine) override {
     if (which == HalfStep::fused) {

@@ -13,6 +13,7 @@
 // alone (zero: the PEC wall behind a pec or cpml face).
 #include <array>
 #include <memory>
+#include <span>
 
 #include "solvers/fdtd/backend.hpp"
 
@@ -37,6 +38,14 @@ class Ghosts {
   // Whether `mine` holds on every rank that shares these ghosts (collective where there are
   // several): choices that decide which exchanges run must be the same on all of them.
   virtual bool on_every_rank(bool mine) = 0;
+  // Each value becomes its largest over the ranks that share these ghosts (collective likewise).
+  virtual void max_over_ranks(std::span<double> values) = 0;
+  // The blocked sweep across ranks (z only): before a pass of `steps` steps, the `steps` planes
+  // next to each z face with a neighbour, all six components, into the engine's deep planes
+  // beyond the neighbour's face (Engine::deep_planes), in order on the compute stream; with
+  // `materials`, the material indices instead (once, before the first pass). Collective; a
+  // no-op without z neighbours.
+  virtual void exchange_pass(Engine& engine, int steps, bool materials = false) = 0;
 };
 
 // Across ranks through comm::HaloExchange: per axis one exchange of the two tangential

@@ -1,5 +1,7 @@
 #include "solvers/fdtd/stepper.hpp"
 
+#include <array>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -105,6 +107,14 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
           uniform = false;
           break;
         }
+  // The blocked sweep across ranks computes a z neighbour's planes again with this rank's
+  // table: a rank keeps its one-material table only where every rank has that one material.
+  if (blocked_across_ranks()) {
+    const double mine = uniform ? index[static_cast<std::size_t>(layout.at(0, 0, 0))] : -1.0;
+    std::array<double, 2> agreed{mine, -mine};  // the same everywhere: max == -max(-value)
+    ghosts_->max_over_ranks(agreed);
+    uniform = uniform && agreed[0] == -agreed[1];
+  }
   if (uniform) {
     // One material here: give the engine a table whose entry 0 is it, so it skips the index.
     MaterialTable one;
@@ -160,6 +170,12 @@ Stepper::Stepper(const Model& model, const LocalDomain& domain, std::unique_ptr<
     ls.scale = s.hard ? s.amplitude : -cb * s.amplitude / model_.cell_volume();
     sources_.push_back(ls);
   }
+  // Every source's |scale| on every rank (its owner's), so that all ranks agree on the steps
+  // after which a source acts (acts_after): the blocked sweep's passes are collective.
+  source_scale_.assign(model_.sources.size(), 0.0);
+  for (const LocalSource& ls : sources_)
+    source_scale_[static_cast<std::size_t>(ls.spec - model_.sources.data())] = std::abs(ls.scale);
+  ghosts_->max_over_ranks(source_scale_);
 
   // Current sheets whose layer this rank holds.
   for (const PlaneWaveSpec& w : model_.plane_waves) {

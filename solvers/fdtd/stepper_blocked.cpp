@@ -6,8 +6,11 @@
 // when a step after which something acts ends it (that step's sources, probes and monitors
 // then act as after any step: finish_step), or when anything looks at the fields (engine(),
 // energy, probes, set_step: flush). Outputs and checkpoints reach the fields through engine(),
-// so they see their step's fields. A lone held-back step runs as a fused step.
+// so they see their step's fields. A lone held-back step runs as a fused step. Across ranks
+// (grids cut along z) each pass of k steps first exchanges k planes next to each z face.
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "core/error.hpp"
 #include "core/profile.hpp"
@@ -15,9 +18,21 @@
 
 namespace tessera::fdtd {
 
+bool Stepper::blocked_across_ranks() const {
+  // With z neighbours auto keeps the fused sweep until the blocked sweep has been measured
+  // faster there (docs/fdtd.md, "Across ranks"); fdtd.sweep = "blocked" takes it. Every rank of
+  // a grid cut along z has a z neighbour, so the answer is the same on all of them.
+  return model_.sweep == Sweep::blocked && (domain_.remote(2, 0) || domain_.remote(2, 1));
+}
+
 void Stepper::choose_blocked() {
   const bool forced = model_.sweep == Sweep::blocked;
   if (!forced && model_.sweep != Sweep::automatic) return;
+  if (!forced && (domain_.remote(2, 0) || domain_.remote(2, 1))) {
+    sweep_reason_ += "; not blocked: across ranks auto keeps the fused sweep until the blocked one is measured "
+                     "faster there (fdtd.sweep = \"blocked\" takes it)";
+    return;
+  }
   if (!fused_) {
     // A pass is the fused sweep's kind of update: where that does not apply, neither does this.
     const std::string split = "split: ";
@@ -63,10 +78,14 @@ void Stepper::choose_blocked() {
     return;
   }
   block_steps_ = model_.block_steps;
+  // Across ranks (z only) a pass computes the neighbours' planes next to it again: their
+  // materials once now, their fields before every pass (run_pass).
+  const bool across = domain_.remote(2, 0) || domain_.remote(2, 1);
+  ghosts_->exchange_pass(*engine_, block_steps_, true);
   sweep_reason_ = fmt::format(
-      "blocked (up to {} steps per pass over memory; a step after which a source, probe or monitor acts ends a pass, "
+      "blocked (up to {} steps per pass over memory{}; a step after which a source, probe or monitor acts ends a pass, "
       "a lone step runs fused{}){}",
-      block_steps_,
+      block_steps_, across ? ", one exchange of that many z planes per pass" : "",
       model_.sources.empty() && model_.plane_waves.empty()
           ? ""
           : "; soft sources and sheets act until their value rounds to zero in float32, passes follow",
@@ -75,10 +94,15 @@ void Stepper::choose_blocked() {
 
 bool Stepper::acts_after(std::int64_t n) const {
   if (tfsf_) return true;
-  // Soft sources and sheets act while their value does not round to zero (kicks_at).
-  if (!kicks_at(n).empty()) return true;
-  for (const auto& sheet : sheets_)
-    if (sheet_value(*sheet.second, n) != 0.0f) return true;
+  // Soft sources and sheets act while their value does not round to zero (kicks_at), on
+  // every rank alike (the ranks step the same passes): from the model, not this rank's part.
+  const double t = (double(n) + 0.5) * model_.dt;
+  for (std::size_t i = 0; i < model_.sources.size(); ++i) {
+    const SourceSpec& s = model_.sources[i];
+    if (s.hard || static_cast<float>(source_scale_[i] * std::abs(s.waveform(t))) != 0.0f) return true;
+  }
+  for (const PlaneWaveSpec& w : model_.plane_waves)
+    if (sheet_value(w, n) != 0.0f) return true;
   // finish_step's probes and monitors see step n + 1.
   const std::int64_t next = n + 1;
   if (total_columns_ > 0 && next % model_.probe_every == 0) return true;
@@ -115,6 +139,10 @@ void Stepper::flush() {
 void Stepper::run_pass(int steps) {
   Engine& e = *engine_;
   if (steps >= 2) {
+    {
+      TESSERA_PROFILE("fdtd.ghosts");
+      ghosts_->exchange_pass(e, steps);
+    }
     TESSERA_PROFILE_SYNC("fdtd.update_blocked", e.compute_stream());
     e.update_blocked(steps);  // the PEC walls' zeroing after each step included
     ++blocked_passes_;

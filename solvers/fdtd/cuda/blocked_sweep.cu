@@ -25,6 +25,10 @@
 // keeps the value it has in memory (the PEC's zeros: no step changes a wall's ghost), and
 // beyond the ghost layer reads zero (no cell inside the grid depends on it); on a periodic
 // axis this rank spans alone (`wrap` bit), coordinates wrap and every column is a real cell.
+// Across ranks (z only): the `deep` planes beyond a z face with a neighbour hold that
+// neighbour's fields and material indices at level 0 (Ghosts::exchange_pass); they are real
+// cells to the pipeline, which computes them again as it does the x and y halo, so a stretch
+// that starts or ends at such a face is exact up to it after K levels (deep >= K).
 // After each level's E, a real cell on the low plane of a `pec` axis gets its tangential E
 // zeroed (zero_tangential_e).
 //
@@ -32,6 +36,7 @@
 // the halo's columns are read once more by the tile that does not own them, from L2 when the
 // two tiles run at once (neighbouring blocks do), else from DRAM: (32 V) / ((32-2K)(V-2K)).
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -54,22 +59,29 @@ struct BlockedArgs {
   int kz;    // layers per z stretch
   int wrap;  // bit a: axis a is periodic and this rank's alone
   int pec;   // bit a: the low plane of axis a is a PEC wall (tangential E zeroed every step)
+  int deep_lo, deep_hi;  // z planes below 0 / from nz up that hold a neighbour's cells (0: none)
 };
 
 // A coordinate g along an axis of n cells: the array coordinate to read, whether the cell is
-// real (updated), and whether it may be read at all (a real cell or a wall's ghost).
+// real (updated), and whether it may be read at all (a real cell or a wall's ghost). `lo` and
+// `hi`: the neighbour's planes held beyond each end (z across ranks; else 0).
 struct Place {
   int c;
   bool real, load;
 };
 
-__device__ __forceinline__ Place place(int g, int n, bool wrap) {
+__device__ __forceinline__ Place place(int g, int n, bool wrap, int lo = 0, int hi = 0) {
   if (wrap) {
-    int c = g % n;
-    if (c < 0) c += n;
+    // A step or two either way (the halo and the pipeline stay within one period of the grid
+    // but on tiny axes): no integer division on the way of every layer.
+    int c = g < 0 ? g + n : g >= n ? g - n : g;
+    if (c < 0 || c >= n) {
+      c = g % n;
+      if (c < 0) c += n;
+    }
     return {c, true, true};
   }
-  return {g, g >= 0 && g < n, g >= -1 && g <= n};
+  return {g, g >= -lo && g < n + hi, g >= -max(lo, 1) && g < n + max(hi, 1)};
 }
 
 // 1024 threads per SM either way: one block of 32 x 32 or two of 32 x 16, so at most 64
@@ -102,7 +114,7 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
 
   // Level 0 at layer g.
   const auto load = [&](int g, V3& e, V3& h, unsigned& m) {
-    const Place pz = place(g, a.nz, a.wrap & 4);
+    const Place pz = place(g, a.nz, a.wrap & 4, a.deep_lo, a.deep_hi);
     if (col_load && pz.load) {
       const std::int64_t c = std::int64_t(pz.c + 1) * a.plane + column;
       e = {__ldg(in.e[0] + c), __ldg(in.e[1] + c), __ldg(in.e[2] + c)};
@@ -143,7 +155,7 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
 #pragma unroll
     for (int s = 1; s <= K; ++s) {
       const int zs = t - s + 1;
-      const Place pz = place(zs, a.nz, a.wrap & 4);
+      const Place pz = place(zs, a.nz, a.wrap & 4, a.deep_lo, a.deep_hi);
       const bool real = col_real && pz.real;
       const V3 e0 = ep[s - 1], h0 = hp[s - 1];  // level s - 1 at layer zs
       // H (h_columns): level s - 1's E at the cell, +x (the next lane), +y (shared, last
@@ -244,12 +256,17 @@ int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape
 
 void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                           bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
-                          const BlockedShape& shape, int wrap, int pec, int sms, cudaStream_t stream) {
+                          const BlockedShape& shape, int wrap, int pec, const std::array<int, 2>& deep, int sms,
+                          cudaStream_t stream) {
   if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
   if (steps < 2 || steps > kMaxBlockedSteps)
     throw std::logic_error("launch_blocked_sweep: steps outside 2.." + std::to_string(kMaxBlockedSteps));
+  for (const int planes : deep)
+    if (planes != 0 && planes < steps)
+      throw std::logic_error("launch_blocked_sweep: " + std::to_string(planes) + " neighbour planes for " +
+                             std::to_string(steps) + " steps");
   BlockedArgs a{l.pitch, l.plane(), int(n[0]), int(n[1]), int(n[2]), blocked_stretch_layers(n, steps, shape, sms),
-                wrap, pec};
+                wrap, pec, deep[0], deep[1]};
   const int v = shape.tile_y == 16 ? 16 : 32;
   switch (steps) {
     case 2: launch_k<2>(v, in, out, mat, table, uniform, k, a, stream); break;

@@ -295,11 +295,14 @@ void to_host(void* dst, const void* src, std::size_t bytes, stream_t s) {
 }  // namespace cuda_detail
 
 CudaEngine::CudaEngine(const LocalDomain& domain, const HCoeffs& ch) : Engine(domain, ch) {
-  const auto n = static_cast<std::size_t>(allocation_elements(layout_));
+  // Room for a z neighbour's planes (the blocked sweep across ranks): 1-2% of the arrays.
+  if (domain_.remote(2, 0) || domain_.remote(2, 1)) deep_planes_ = kMaxBlockedSteps - 1;
+  lead_ = kLeadPad + deep_planes_ * layout_.plane();
+  const std::size_t n = array_elements();
   for (int c = 0; c < kComponents; ++c) {
     store_[c] = DeviceBuffer<float>(n);
     TESSERA_CUDA_CHECK(cudaMemsetAsync(store_[c].data(), 0, store_[c].bytes(), compute_));
-    base_[c] = store_[c].data() + kLeadPad;
+    base_[c] = store_[c].data() + lead_;
   }
   mat_store_ = DeviceBuffer<MaterialIndex>(n);
   TESSERA_CUDA_CHECK(cudaMemsetAsync(mat_store_.data(), 0, mat_store_.bytes(), compute_));
@@ -323,7 +326,7 @@ CudaEngine::~CudaEngine() {
 void CudaEngine::set_materials(std::span<const MaterialIndex> index, const MaterialTable& table, bool uniform) {
   if (static_cast<std::int64_t>(index.size()) != layout_.elements())
     throw std::logic_error("CudaEngine::set_materials: index size differs from the layout");
-  to_device(mat_store_.data() + kLeadPad, index.data(), index.size_bytes(), compute_);
+  to_device(mat_base(), index.data(), index.size_bytes(), compute_);
   upload_vector(table_, table.coeffs, compute_);
   upload_vector(eps_r_, table.eps_r, compute_);
   uniform_ = uniform;
@@ -408,7 +411,7 @@ void CudaEngine::fill_random(std::uint64_t seed) {
 
 DeviceView CudaEngine::view() const {
   return {{{base_[0], base_[1], base_[2]}, {base_[3], base_[4], base_[5]}},
-          mat_store_.data() + kLeadPad,
+          mat_base(),
           table_.data(),
           ch_,
           layout_,
@@ -443,7 +446,7 @@ void CudaEngine::update_e(const Box& b) {
   const int kz = column_length(b);
   const dim3 grid(unsigned((b.extent(0) + kBlockX - 1) / kBlockX), unsigned((b.extent(1) + kBlockY - 1) / kBlockY),
                   unsigned((b.extent(2) + kz - 1) / kz));
-  const MaterialIndex* mat = mat_store_.data() + kLeadPad;
+  const MaterialIndex* mat = mat_base();
   if (!intersect(b, disp_.box).empty()) {
     if (uniform_)
       e_columns<true, true><<<grid, dim3(kBlockX, kBlockY), 0, compute_>>>(
@@ -473,12 +476,12 @@ void CudaEngine::update_h_generic(const Box& b) {
 void CudaEngine::update_e_generic(const Box& b) {
   if (b.empty()) return;
   if (!intersect(b, disp_.box).empty()) {
-    e_cells_dispersive<<<plane_grid(b), kThreads, 0, compute_>>>(view().f, mat_store_.data() + kLeadPad,
+    e_cells_dispersive<<<plane_grid(b), kThreads, 0, compute_>>>(view().f, mat_base(),
                                                                  table_.data(), uniform_, layout_, box_args(b), disp_);
     TESSERA_CUDA_CHECK_LAUNCH();
     return;
   }
-  e_cells<<<plane_grid(b), kThreads, 0, compute_>>>(view().f, mat_store_.data() + kLeadPad, table_.data(),
+  e_cells<<<plane_grid(b), kThreads, 0, compute_>>>(view().f, mat_base(), table_.data(),
                                                            uniform_, layout_, box_args(b));
   TESSERA_CUDA_CHECK_LAUNCH();
 }

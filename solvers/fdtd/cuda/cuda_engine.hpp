@@ -81,14 +81,17 @@ FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
 // from `in` into `out` in one pass, each step H, E and the zeroing of the tangential E on the
 // low plane of every `pec` axis; bitwise that many split steps. Tiles of 32 x tile_y columns
 // (16 or 32) march z stretches (`stretches`, 0: chosen). `wrap` as for the fused sweep; no
-// neighbour's ghosts, no CPML.
+// CPML. `deep` (low, high): 0, or at least `steps` planes beyond that z face that hold a
+// neighbour's fields and materials (the arrays then extend below plane -1 and above plane n:
+// CudaEngine's deep planes); x and y have no neighbour.
 inline constexpr int kMaxBlockedSteps = 4;
 struct BlockedShape {
   int tile_y = 32, stretches = 0;
 };
 void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                           bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
-                          const BlockedShape& shape, int wrap, int pec, int sms, cudaStream_t stream);
+                          const BlockedShape& shape, int wrap, int pec, const std::array<int, 2>& deep, int sms,
+                          cudaStream_t stream);
 // Dynamic shared memory of one block, and the layers of one z stretch (sms: the device's SMs).
 std::size_t blocked_shared_bytes(int steps, int tile_y);
 int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape, int sms);
@@ -108,6 +111,8 @@ class CudaEngine final : public Engine {
   void upload_psi(int slab, int which, std::span<const float> host) override;
   void fill_random(std::uint64_t seed) override;
   void* base(int component) override { return base_[component]; }
+  void* material_base() override { return mat_base(); }
+  int deep_planes() const override { return deep_planes_; }
   void update_h(const Box& box) override;
   void update_e(const Box& box) override;
   void cpml_h(int slab) override;
@@ -158,7 +163,18 @@ class CudaEngine final : public Engine {
     DeviceBuffer<CpmlCoeffs> profile;
   };
   void cpml(int slab, bool electric, const FieldPtrs& f);
+  MaterialIndex* mat_base() { return mat_store_.data() + lead_; }
+  const MaterialIndex* mat_base() const { return mat_store_.data() + lead_; }
+  // Elements of one array: the layout and its lead pad, and the deep planes on both z sides.
+  std::size_t array_elements() const {
+    return static_cast<std::size_t>(allocation_elements(layout_) + 2 * deep_planes_ * layout_.plane());
+  }
 
+  // Planes beyond the layout's ghost plane on each z side (a neighbour's cells for the blocked
+  // sweep across ranks: kMaxBlockedSteps - 1 where this rank has a z neighbour, else 0), and
+  // the offset of every array's base in its allocation (the lead pad and the low deep planes).
+  int deep_planes_ = 0;
+  std::int64_t lead_ = kLeadPad;
   std::array<DeviceBuffer<float>, kComponents> store_;
   float* base_[kComponents]{};
   // The fused sweep's second copy (enable_fused); it and store_ swap roles every sweep.

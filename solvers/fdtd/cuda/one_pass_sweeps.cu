@@ -2,6 +2,7 @@
 // per pass, fused_sweep.cu) and the blocked sweep (several steps per pass, blocked_sweep.cu),
 // their set-up and their launches. Both read one copy of the fields and write the other.
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -14,13 +15,13 @@ namespace tessera::fdtd {
 
 bool CudaEngine::enable_fused(std::string& why) {
   if (spare_[0]) return true;
-  const auto n = static_cast<std::size_t>(allocation_elements(layout_));
+  const std::size_t n = array_elements();
   try {
     for (int c = 0; c < kComponents; ++c) {
       spare_store_[c] = DeviceBuffer<float>(n);
       // Zero ghosts: the sweep never writes them, so at a wall they stay the PEC's zeros.
       TESSERA_CUDA_CHECK(cudaMemsetAsync(spare_store_[c].data(), 0, spare_store_[c].bytes(), compute_));
-      spare_[c] = spare_store_[c].data() + kLeadPad;
+      spare_[c] = spare_store_[c].data() + lead_;
     }
   } catch (const CudaError& e) {
     for (auto& s : spare_store_) s = DeviceBuffer<float>();
@@ -80,7 +81,7 @@ void CudaEngine::update_fused() {
       f.h_out[0] = st.h_psi_spare[0].data();
       f.h_out[1] = st.h_psi_spare[1].data();
     }
-  launch_fused_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n,
+  launch_fused_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n,
                      fused_shape_, recompute, wrap, cpml, compute_);
   for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
   if (fused_cpml_)
@@ -106,12 +107,17 @@ bool CudaEngine::enable_blocked(int steps, std::string& why) {
           std::to_string(steps);
     return false;
   }
-  for (int a = 0; a < 3; ++a)
+  for (int a = 0; a < 2; ++a)
     if (domain_.remote(a, 0) || domain_.remote(a, 1)) {
       why = std::string("this rank has a neighbour along ") + char('x' + a) +
-            " (the blocked sweep is one rank's alone: no ghost exchange within a pass)";
+            " (across ranks the blocked sweep takes grids cut along z only: fdtd.ranks = [1, 1, P])";
       return false;
     }
+  if ((domain_.remote(2, 0) || domain_.remote(2, 1)) && (steps > deep_planes_ + 1 || domain_.n[2] < steps)) {
+    why = "this rank holds " + std::to_string(domain_.n[2]) + " z layers, fewer than the " + std::to_string(steps) +
+          " steps of a pass (a neighbour's pass reads that many of them)";
+    return false;
+  }
   if (!slabs_.empty()) {
     why = "CPML slabs correct H and E within each step, which the blocked sweep does not do";
     return false;
@@ -148,8 +154,10 @@ void CudaEngine::update_blocked(int steps) {
     // The stepper zeroes the tangential E of a low wall (no CPML here: every wall is a PEC).
     pec |= !domain_.neighbour[a][0] ? 1 << a : 0;
   }
-  launch_blocked_sweep(in, out, mat_store_.data() + kLeadPad, table_.data(), uniform_, ch_, layout_, domain_.n, steps,
-                       blocked_shape_, wrap, pec, sms_, compute_);
+  // A z neighbour's `steps` planes: what Ghosts::exchange_pass put beyond that face.
+  const std::array<int, 2> deep{domain_.remote(2, 0) ? steps : 0, domain_.remote(2, 1) ? steps : 0};
+  launch_blocked_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, steps,
+                       blocked_shape_, wrap, pec, deep, sms_, compute_);
   for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
 }
 

@@ -80,7 +80,7 @@ void CudaEngine::add_sheet(int component, int axis, std::int64_t layer, float k)
   plane.lo[axis] = layer;
   plane.hi[axis] = layer + 1;
   if (plane.empty()) return;
-  sheet_cells<<<plane_grid(plane), kThreads, 0, compute_>>>(base_[component], mat_store_.data() + kLeadPad,
+  sheet_cells<<<plane_grid(plane), kThreads, 0, compute_>>>(base_[component], mat_base(),
                                                             table_.data(), uniform_, axis, k, layout_,
                                                             box_args(plane));
   TESSERA_CUDA_CHECK_LAUNCH();

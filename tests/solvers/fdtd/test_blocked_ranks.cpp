@@ -1,0 +1,209 @@
+// The blocked sweep across ranks (issue 36; gpu label, 2 and 4 ranks, skipped without a
+// device): the grid cut along z, each pass first exchanging k planes next to each z face.
+//  - k = 2, 3, 4 give the split step's bits on the same decomposition, through every device
+//    transport: random fields, random materials, PEC or periodic z, a periodic x (wrapped in the
+//    pass); ranks of one material beside ranks of another, and a one-material rank whose
+//    neighbour's planes next to it hold another material (the table it must compute them with);
+//  - a soft source on the first rank only, a probe on the last: every rank ends its passes at
+//    the same steps (a rank that held a step back while another ran a pass would hang here);
+//  - across ranks auto keeps the fused sweep and says why (until the blocked sweep is measured
+//    faster there); a forced blocked sweep on an x cut is refused on every rank with the reason.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+
+#include "comm/cart.hpp"
+#include "comm/transport.hpp"
+#include "core/error.hpp"
+#include "tests/solvers/fdtd/fdtd_test_util.hpp"
+#include "tests/support/mpi_test.hpp"
+
+using namespace tessera;
+using namespace tessera::fdtd;
+using tessera::test::context;
+
+namespace {
+
+constexpr std::int64_t kLayersPerRank = 12;
+
+enum class Fill { random_shapes, uniform_per_rank, uniform_beside_materials };
+
+// 45 x 37 x (12 P) cells, 12 z layers per rank. random_shapes: 30 random shapes of five
+// materials and PEC. uniform_per_rank: rank 0's layers all m2, the others vacuum.
+// uniform_beside_materials: the same and a small m3 box inside rank 0, which then has two
+// materials while rank 1 has one and reads m2 planes beside it.
+Model ranks_model(int ranks, std::uint64_t seed, Fill fill, bool periodic_z) {
+  Model m = fdtd::test::box_model({45, 37, kLayersPerRank * ranks}, 0.9);
+  m.faces[0] = {FaceKind::periodic, FaceKind::periodic};
+  if (periodic_z) m.faces[2] = {FaceKind::periodic, FaceKind::periodic};
+  std::mt19937_64 rng = tessera::test::rng(seed);
+  std::uniform_real_distribution<double> u(0, 1);
+  for (int i = 0; i < 5; ++i) m.materials.push_back({"m" + std::to_string(i), 1 + 9 * u(rng), 3 * u(rng), false, {}});
+  if (fill == Fill::random_shapes) {
+    fdtd::test::add_random_shapes(m, rng, 30, 6);  // pec (1) and m0..m4
+  } else {
+    // Cells lo <= c < hi (their centres inside the box) of material `material` (m2: 4).
+    const auto box = [&](int material, Index3 lo, Index3 hi) {
+      Shape s;
+      s.kind = ShapeKind::box;
+      s.material = material;
+      for (int a = 0; a < 3; ++a) {
+        s.min[a] = (double(lo[a]) - 0.25) * m.cell_size[a];
+        s.max[a] = (double(hi[a]) - 0.25) * m.cell_size[a];
+      }
+      m.shapes.push_back(s);
+    };
+    box(4, {-1, -1, 0}, {46, 38, kLayersPerRank});
+    if (fill == Fill::uniform_beside_materials) box(5, {10, 10, 3}, {20, 17, 7});
+  }
+  return m;
+}
+
+// A stepper on a decomposition it owns (the ghosts keep references to it).
+struct DecomposedRun {
+  std::unique_ptr<comm::CartDecomposition> decomp;
+  std::unique_ptr<Stepper> stepper;
+};
+
+DecomposedRun make_run(const Model& model, std::array<int, 3> dims, comm::Transport& transport, Sweep sweep, int k) {
+  Model m = model;
+  m.sweep = sweep;
+  m.block_steps = k;
+  DecomposedRun r;
+  r.decomp = std::make_unique<comm::CartDecomposition>(context(), m.cells, dims,
+                                                       std::array<bool, 3>{m.periodic(0), m.periodic(1), m.periodic(2)});
+  const LocalDomain d = local_domain(*r.decomp);
+  auto engine = make_cuda_engine(d, h_coefficients(m));
+  auto ghosts = make_halo_ghosts(*r.decomp, transport, engine->layout());
+  r.stepper = std::make_unique<Stepper>(m, d, std::move(engine), std::move(ghosts));
+  return r;
+}
+
+// The owned cells of every component (ghost and deep planes hold whatever the sweeps left).
+std::vector<std::vector<float>> owned_fields(Stepper& s) {
+  Engine& e = s.engine();
+  const Layout& l = e.layout();
+  const Index3& n = e.domain().n;
+  std::vector<float> all(static_cast<std::size_t>(l.elements()));
+  std::vector<std::vector<float>> out;
+  for (int c = 0; c < kComponents; ++c) {
+    e.download(c, all);
+    out.emplace_back();
+    for (std::int64_t z = 0; z < n[2]; ++z)
+      for (std::int64_t y = 0; y < n[1]; ++y)
+        for (std::int64_t x = 0; x < n[0]; ++x) out.back().push_back(all[static_cast<std::size_t>(l.at(x, y, z))]);
+  }
+  return out;
+}
+
+std::unique_ptr<comm::Transport> device_transport(const std::string& kind, std::string& why) {
+  try {
+    return comm::make_transport(context(), Backend::cuda, kind).transport;
+  } catch (const InputError& e) {
+    why = e.what();
+    return nullptr;
+  }
+}
+
+class FdtdGpuBlockedRanks : public ::testing::TestWithParam<std::string> {};
+
+}  // namespace
+
+TEST_P(FdtdGpuBlockedRanks, BlockedSweepAcrossRanksGivesTheSplitStepsBits) {
+  TESSERA_REQUIRE_GPU();
+  const int p = context().size();
+  if (p < 2) GTEST_SKIP() << "one rank: test_blocked.cpp covers it";
+  std::string why;
+  const auto transport = device_transport(GetParam(), why);
+  if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
+  const std::array<int, 3> z_cut{1, 1, p};
+
+  struct Case {
+    Fill fill;
+    bool periodic_z;
+    int k;
+  };
+  const Case cases[] = {{Fill::random_shapes, false, 2},          {Fill::random_shapes, false, 3},
+                        {Fill::random_shapes, true, 4},           {Fill::uniform_per_rank, false, 4},
+                        {Fill::uniform_per_rank, true, 3},        {Fill::uniform_beside_materials, false, 4},
+                        {Fill::uniform_beside_materials, true, 2}};
+  for (const Case& c : cases) {
+    const Model m = ranks_model(p, 31 + c.k, c.fill, c.periodic_z);
+    const std::string what = "k=" + std::to_string(c.k) + " fill " + std::to_string(int(c.fill)) +
+                             (c.periodic_z ? " periodic z" : " pec z") + " via " + GetParam();
+    auto blocked = make_run(m, z_cut, *transport, Sweep::blocked, c.k);
+    auto split = make_run(m, z_cut, *transport, Sweep::split, c.k);
+    ASSERT_EQ(blocked.stepper->engine().domain().n[2], kLayersPerRank);
+    ASSERT_EQ(blocked.stepper->block_steps(), c.k) << blocked.stepper->sweep_reason();
+    EXPECT_NE(blocked.stepper->sweep_reason().find("one exchange of that many z planes per pass"), std::string::npos)
+        << blocked.stepper->sweep_reason();
+    blocked.stepper->engine().fill_random(99);
+    split.stepper->engine().fill_random(99);
+    for (int n = 0; n < 13; ++n) {  // whole passes, then a lone step
+      blocked.stepper->step();
+      split.stepper->step();
+    }
+    EXPECT_GE(blocked.stepper->blocked_passes(), 12 / c.k) << what;
+    const auto fb = owned_fields(*blocked.stepper), fs = owned_fields(*split.stepper);
+    for (int comp = 0; comp < kComponents; ++comp) {
+      std::int64_t differ = 0;
+      for (std::size_t i = 0; i < fb[comp].size(); ++i) differ += std::memcmp(&fb[comp][i], &fs[comp][i], 4) != 0;
+      EXPECT_EQ(differ, 0) << kComponentName[comp] << " values differ on rank " << context().rank() << ", " << what;
+    }
+  }
+}
+
+TEST_P(FdtdGpuBlockedRanks, ASourceOnOneRankEndsThePassesOfAll) {
+  TESSERA_REQUIRE_GPU();
+  const int p = context().size();
+  if (p < 2) GTEST_SKIP() << "one rank: test_blocked.cpp covers it";
+  std::string why;
+  const auto transport = device_transport(GetParam(), why);
+  if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
+  Model m = ranks_model(p, 5, Fill::random_shapes, false);
+  // A short Gaussian pulse in rank 0's layers: it acts for its first steps, then falls silent
+  // (its kick rounds to zero in float32 some 30 steps in).
+  m.sources.push_back(fdtd::test::soft_source(kEz, {22, 18, 4}, fdtd::test::gaussian(1.5 * m.dt, 6 * m.dt), 1.0));
+  fdtd::test::add_probe(m, "last rank", {{kEz, {22, 18, kLayersPerRank * p - 3}}, {kHy, {5, 30, kLayersPerRank * p - 8}}});
+  m.probe_every = 7;
+  auto blocked = make_run(m, {1, 1, p}, *transport, Sweep::blocked, 4);
+  auto split = make_run(m, {1, 1, p}, *transport, Sweep::split, 4);
+  ASSERT_EQ(blocked.stepper->block_steps(), 4) << blocked.stepper->sweep_reason();
+  for (int n = 0; n < 80; ++n) {
+    blocked.stepper->step();
+    split.stepper->step();
+  }
+  EXPECT_GT(blocked.stepper->blocked_passes(), 0) << "the pulse never fell silent";
+  EXPECT_EQ(owned_fields(*blocked.stepper), owned_fields(*split.stepper)) << "rank " << context().rank();
+  std::vector<std::int64_t> sb, ss;
+  EXPECT_EQ(blocked.stepper->drain_samples(sb), split.stepper->drain_samples(ss)) << "probe samples";
+  EXPECT_EQ(sb, ss);
+}
+
+TEST_P(FdtdGpuBlockedRanks, AutoKeepsTheFusedSweepAndAnXCutIsRefused) {
+  TESSERA_REQUIRE_GPU();
+  const int p = context().size();
+  if (p < 2) GTEST_SKIP() << "one rank: no cut";
+  std::string why;
+  const auto transport = device_transport(GetParam(), why);
+  if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
+  const Model m = ranks_model(p, 8, Fill::random_shapes, false);
+  auto z_auto = make_run(m, {1, 1, p}, *transport, Sweep::automatic, 4);
+  EXPECT_EQ(z_auto.stepper->block_steps(), 0);
+  EXPECT_TRUE(z_auto.stepper->fused()) << z_auto.stepper->sweep_reason();
+  EXPECT_NE(z_auto.stepper->sweep_reason().find("not blocked: across ranks auto keeps the fused sweep"),
+            std::string::npos)
+      << z_auto.stepper->sweep_reason();
+  try {
+    auto forced = make_run(m, {p, 1, 1}, *transport, Sweep::blocked, 4);
+    ADD_FAILURE() << "a forced blocked sweep on an x cut was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("cut along z only"), std::string::npos) << e.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Transports, FdtdGpuBlockedRanks, ::testing::Values("staged", "nccl", "mpi"),
+                         [](const auto& info) { return info.param; });
