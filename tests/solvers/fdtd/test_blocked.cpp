@@ -19,6 +19,7 @@
 #include "comm/transport.hpp"
 #include "core/error.hpp"
 #include "tests/solvers/fdtd/fdtd_test_util.hpp"
+#include "tests/solvers/fdtd/gpu_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
 
 using namespace tessera;
@@ -63,26 +64,8 @@ StepperHandle make_stepper(const Model& model, Sweep sweep, int block_steps, Bac
                        [decomp, transport](Stepper* s) { delete s; });
 }
 
-std::vector<std::vector<float>> fields(Stepper& s) {
-  std::vector<std::vector<float>> out;
-  // The owned cells only: ghost layers hold whatever each sweep left there (a halo exchange
-  // fills them with wrapped values, a pass does not), and no step reads them before refilling.
-  Engine& e = s.engine();
-  const Layout& l = e.layout();
-  const Index3& n = e.domain().n;
-  std::vector<float> all(static_cast<std::size_t>(l.elements()));
-  for (int c = 0; c < kComponents; ++c) {
-    e.download(c, all);
-    out.emplace_back();
-    for (std::int64_t k = 0; k < n[2]; ++k)
-      for (std::int64_t j = 0; j < n[1]; ++j)
-        for (std::int64_t i = 0; i < n[0]; ++i) out.back().push_back(all[static_cast<std::size_t>(l.at(i, j, k))]);
-  }
-  return out;
-}
-
 void expect_same_fields(Stepper& a, Stepper& b, const std::string& what) {
-  const auto fa = fields(a), fb = fields(b);
+  const auto fa = fdtd::test::owned_fields(a), fb = fdtd::test::owned_fields(b);
   for (int c = 0; c < kComponents; ++c) EXPECT_EQ(fa[c], fb[c]) << kComponentName[c] << " " << what;
 }
 

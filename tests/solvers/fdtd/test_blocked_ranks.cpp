@@ -19,6 +19,7 @@
 #include "comm/transport.hpp"
 #include "core/error.hpp"
 #include "tests/solvers/fdtd/fdtd_test_util.hpp"
+#include "tests/solvers/fdtd/gpu_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
 
 using namespace tessera;
@@ -82,44 +83,25 @@ DecomposedRun make_run(const Model& model, std::array<int, 3> dims, comm::Transp
   return r;
 }
 
-// The owned cells of every component (ghost and deep planes hold whatever the sweeps left).
-std::vector<std::vector<float>> owned_fields(Stepper& s) {
-  Engine& e = s.engine();
-  const Layout& l = e.layout();
-  const Index3& n = e.domain().n;
-  std::vector<float> all(static_cast<std::size_t>(l.elements()));
-  std::vector<std::vector<float>> out;
-  for (int c = 0; c < kComponents; ++c) {
-    e.download(c, all);
-    out.emplace_back();
-    for (std::int64_t z = 0; z < n[2]; ++z)
-      for (std::int64_t y = 0; y < n[1]; ++y)
-        for (std::int64_t x = 0; x < n[0]; ++x) out.back().push_back(all[static_cast<std::size_t>(l.at(x, y, z))]);
+// A device transport (the test's parameter) and at least two ranks, or the test is skipped.
+class FdtdGpuBlockedRanks : public ::testing::TestWithParam<std::string> {
+ protected:
+  void SetUp() override {
+    TESSERA_REQUIRE_GPU();
+    p_ = context().size();
+    if (p_ < 2) GTEST_SKIP() << "one rank: test_blocked.cpp covers it";
+    std::string why;
+    transport_ = fdtd::test::device_transport(GetParam(), why);
+    if (!transport_) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
   }
-  return out;
-}
-
-std::unique_ptr<comm::Transport> device_transport(const std::string& kind, std::string& why) {
-  try {
-    return comm::make_transport(context(), Backend::cuda, kind).transport;
-  } catch (const InputError& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
-
-class FdtdGpuBlockedRanks : public ::testing::TestWithParam<std::string> {};
+  int p_ = 1;
+  std::unique_ptr<comm::Transport> transport_;
+};
 
 }  // namespace
 
 TEST_P(FdtdGpuBlockedRanks, BlockedSweepAcrossRanksGivesTheSplitStepsBits) {
-  TESSERA_REQUIRE_GPU();
-  const int p = context().size();
-  if (p < 2) GTEST_SKIP() << "one rank: test_blocked.cpp covers it";
-  std::string why;
-  const auto transport = device_transport(GetParam(), why);
-  if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
-  const std::array<int, 3> z_cut{1, 1, p};
+  const std::array<int, 3> z_cut{1, 1, p_};
 
   struct Case {
     Fill fill;
@@ -131,11 +113,11 @@ TEST_P(FdtdGpuBlockedRanks, BlockedSweepAcrossRanksGivesTheSplitStepsBits) {
                         {Fill::uniform_per_rank, true, 3},        {Fill::uniform_beside_materials, false, 4},
                         {Fill::uniform_beside_materials, true, 2}};
   for (const Case& c : cases) {
-    const Model m = ranks_model(p, 31 + c.k, c.fill, c.periodic_z);
+    const Model m = ranks_model(p_, 31 + c.k, c.fill, c.periodic_z);
     const std::string what = "k=" + std::to_string(c.k) + " fill " + std::to_string(int(c.fill)) +
                              (c.periodic_z ? " periodic z" : " pec z") + " via " + GetParam();
-    auto blocked = make_run(m, z_cut, *transport, Sweep::blocked, c.k);
-    auto split = make_run(m, z_cut, *transport, Sweep::split, c.k);
+    auto blocked = make_run(m, z_cut, *transport_, Sweep::blocked, c.k);
+    auto split = make_run(m, z_cut, *transport_, Sweep::split, c.k);
     ASSERT_EQ(blocked.stepper->engine().domain().n[2], kLayersPerRank);
     ASSERT_EQ(blocked.stepper->block_steps(), c.k) << blocked.stepper->sweep_reason();
     EXPECT_NE(blocked.stepper->sweep_reason().find("one exchange of that many z planes per pass"), std::string::npos)
@@ -147,7 +129,7 @@ TEST_P(FdtdGpuBlockedRanks, BlockedSweepAcrossRanksGivesTheSplitStepsBits) {
       split.stepper->step();
     }
     EXPECT_GE(blocked.stepper->blocked_passes(), 12 / c.k) << what;
-    const auto fb = owned_fields(*blocked.stepper), fs = owned_fields(*split.stepper);
+    const auto fb = fdtd::test::owned_fields(*blocked.stepper), fs = fdtd::test::owned_fields(*split.stepper);
     for (int comp = 0; comp < kComponents; ++comp) {
       std::int64_t differ = 0;
       for (std::size_t i = 0; i < fb[comp].size(); ++i) differ += std::memcmp(&fb[comp][i], &fs[comp][i], 4) != 0;
@@ -157,48 +139,38 @@ TEST_P(FdtdGpuBlockedRanks, BlockedSweepAcrossRanksGivesTheSplitStepsBits) {
 }
 
 TEST_P(FdtdGpuBlockedRanks, ASourceOnOneRankEndsThePassesOfAll) {
-  TESSERA_REQUIRE_GPU();
-  const int p = context().size();
-  if (p < 2) GTEST_SKIP() << "one rank: test_blocked.cpp covers it";
-  std::string why;
-  const auto transport = device_transport(GetParam(), why);
-  if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
+  const int p = p_;
   Model m = ranks_model(p, 5, Fill::random_shapes, false);
   // A short Gaussian pulse in rank 0's layers: it acts for its first steps, then falls silent
   // (its kick rounds to zero in float32 some 30 steps in).
   m.sources.push_back(fdtd::test::soft_source(kEz, {22, 18, 4}, fdtd::test::gaussian(1.5 * m.dt, 6 * m.dt), 1.0));
   fdtd::test::add_probe(m, "last rank", {{kEz, {22, 18, kLayersPerRank * p - 3}}, {kHy, {5, 30, kLayersPerRank * p - 8}}});
   m.probe_every = 7;
-  auto blocked = make_run(m, {1, 1, p}, *transport, Sweep::blocked, 4);
-  auto split = make_run(m, {1, 1, p}, *transport, Sweep::split, 4);
+  auto blocked = make_run(m, {1, 1, p}, *transport_, Sweep::blocked, 4);
+  auto split = make_run(m, {1, 1, p}, *transport_, Sweep::split, 4);
   ASSERT_EQ(blocked.stepper->block_steps(), 4) << blocked.stepper->sweep_reason();
   for (int n = 0; n < 80; ++n) {
     blocked.stepper->step();
     split.stepper->step();
   }
   EXPECT_GT(blocked.stepper->blocked_passes(), 0) << "the pulse never fell silent";
-  EXPECT_EQ(owned_fields(*blocked.stepper), owned_fields(*split.stepper)) << "rank " << context().rank();
+  EXPECT_EQ(fdtd::test::owned_fields(*blocked.stepper), fdtd::test::owned_fields(*split.stepper)) << "rank " << context().rank();
   std::vector<std::int64_t> sb, ss;
   EXPECT_EQ(blocked.stepper->drain_samples(sb), split.stepper->drain_samples(ss)) << "probe samples";
   EXPECT_EQ(sb, ss);
 }
 
 TEST_P(FdtdGpuBlockedRanks, AutoKeepsTheFusedSweepAndAnXCutIsRefused) {
-  TESSERA_REQUIRE_GPU();
-  const int p = context().size();
-  if (p < 2) GTEST_SKIP() << "one rank: no cut";
-  std::string why;
-  const auto transport = device_transport(GetParam(), why);
-  if (!transport) GTEST_SKIP() << "transport " << GetParam() << " unavailable: " << why;
+  const int p = p_;
   const Model m = ranks_model(p, 8, Fill::random_shapes, false);
-  auto z_auto = make_run(m, {1, 1, p}, *transport, Sweep::automatic, 4);
+  auto z_auto = make_run(m, {1, 1, p}, *transport_, Sweep::automatic, 4);
   EXPECT_EQ(z_auto.stepper->block_steps(), 0);
   EXPECT_TRUE(z_auto.stepper->fused()) << z_auto.stepper->sweep_reason();
   EXPECT_NE(z_auto.stepper->sweep_reason().find("not blocked: across ranks auto keeps the fused sweep"),
             std::string::npos)
       << z_auto.stepper->sweep_reason();
   try {
-    auto forced = make_run(m, {p, 1, 1}, *transport, Sweep::blocked, 4);
+    auto forced = make_run(m, {p, 1, 1}, *transport_, Sweep::blocked, 4);
     ADD_FAILURE() << "a forced blocked sweep on an x cut was accepted";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("cut along z only"), std::string::npos) << e.what();

@@ -23,6 +23,7 @@
 #include "solvers/fdtd/cuda/seed_variants.hpp"
 #include "solvers/fdtd/flux.hpp"
 #include "tests/solvers/fdtd/fdtd_test_util.hpp"
+#include "tests/solvers/fdtd/gpu_test_util.hpp"
 #include "tests/support/mpi_test.hpp"
 
 using namespace tessera;
@@ -103,15 +104,7 @@ Result run(Stepper& s, bool collective_energy, int step_count = kSteps) {
 
 class FdtdGpu : public ::testing::TestWithParam<std::string> {};
 
-// The device transport `kind`, or null with the reason where this machine has none.
-std::unique_ptr<comm::Transport> device_transport(const std::string& kind, std::string& why) {
-  try {
-    return comm::make_transport(context(), Backend::cuda, kind).transport;
-  } catch (const InputError& e) {
-    why = e.what();
-    return nullptr;
-  }
-}
+using fdtd::test::device_transport;
 
 }  // namespace
 
