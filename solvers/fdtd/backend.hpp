@@ -79,6 +79,17 @@ constexpr int dft_batch_steps(std::int64_t cells) {
   return static_cast<int>(std::clamp<std::int64_t>(kDftSampleBytes / (4 * cells), 1, kDftBatch));
 }
 
+// The blocked sweep's scope, shared by the engines: at most kMaxBlockedSteps steps per pass;
+// the planes an engine's arrays hold beyond each z ghost plane where the rank has a z neighbour
+// (a pass of k steps reads k of the neighbour's planes: the ghost plane and these); and why a
+// pass of `steps` steps cannot run on `domain` (empty: it can) with CPML slabs (`cpml`) or a
+// TFSF box or dispersive materials (`acts_within_step`), given the engine's `deep_planes`.
+inline constexpr int kMaxBlockedSteps = 4;
+inline int blocked_deep_planes(const LocalDomain& d) {
+  return d.remote(2, 0) || d.remote(2, 1) ? kMaxBlockedSteps - 1 : 0;
+}
+std::string blocked_refusal(const LocalDomain& domain, int steps, int deep_planes, bool cpml, bool acts_within_step);
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -187,8 +198,10 @@ class Engine {
   // update_blocked(steps): `steps` (2 <= steps <= the enabled most) whole steps in one pass
   // over memory, each H and E over the whole local box and then zero_tangential_e(a) for
   // every axis a whose low side has no neighbour; bitwise what those calls give, step by
-  // step. Like update_fused it reads the current copy and writes the other, which becomes
-  // current. Neighbours only along z (a periodic x or y axis this rank spans alone wraps), no
+  // step. The cuda engine, like update_fused, reads the current copy and writes the other,
+  // which becomes current; the cpu engine's pass is a reference (those steps one after the
+  // other over boxes that shrink towards the neighbours, in place), not a faster update.
+  // Neighbours only along z (a periodic x or y axis this rank spans alone wraps), no
   // CPML, TFSF or dispersive materials, and nothing may act between the steps of one pass.
   // Before a pass, the `steps` planes beyond each z face with a neighbour must hold its fields
   // (Ghosts::exchange_pass), and, once, its material indices: the pass computes them again.

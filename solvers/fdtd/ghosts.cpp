@@ -193,19 +193,8 @@ class LocalGhosts final : public Ghosts {
       if (engine.backend() != Backend::cpu)
         throw std::logic_error("LocalGhosts wraps periodic axes in host memory only (a cpu engine)");
       const std::int64_t ghost = e ? n[a] : -1, source = e ? 0 : n[a] - 1;
-      for (int comp : tangential(a, e ? 0 : 3)) {
-        float* f = static_cast<float*>(engine.base(comp));
-        Box face{{0, 0, 0}, n};
-        face.hi[a] = 1;
-        for (std::int64_t z = face.lo[2]; z < face.hi[2]; ++z)
-          for (std::int64_t y = face.lo[1]; y < face.hi[1]; ++y)
-            for (std::int64_t x = face.lo[0]; x < face.hi[0]; ++x) {
-              Index3 g{x, y, z}, s{x, y, z};
-              g[a] = ghost;
-              s[a] = source;
-              f[layout_.at(g[0], g[1], g[2])] = f[layout_.at(s[0], s[1], s[2])];
-            }
-      }
+      for (int comp : tangential(a, e ? 0 : 3))
+        copy_layer(static_cast<float*>(engine.base(comp)), layout_, a, ghost, source, domain_.local());
     }
   }
 

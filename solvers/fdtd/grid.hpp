@@ -87,6 +87,22 @@ inline Layout make_layout(const Index3& n) {
 // Elements to allocate for one array: the lead pad, the layout, rounded up.
 inline std::int64_t allocation_elements(const Layout& l) { return l.elements() + kRowAlign; }
 
+// A periodic axis one rank spans alone, in host memory: the ghost layer `ghost` of `axis` gets
+// layer `source`, over `face`'s extent on the other two axes (its extent along `axis` is not
+// used). LocalGhosts and the cpu engine's blocked pass wrap with it.
+inline void copy_layer(float* f, const Layout& l, int axis, std::int64_t ghost, std::int64_t source, Box face) {
+  face.lo[axis] = 0;
+  face.hi[axis] = 1;
+  for (std::int64_t z = face.lo[2]; z < face.hi[2]; ++z)
+    for (std::int64_t y = face.lo[1]; y < face.hi[1]; ++y)
+      for (std::int64_t x = face.lo[0]; x < face.hi[0]; ++x) {
+        Index3 g{x, y, z}, s{x, y, z};
+        g[axis] = ghost;
+        s[axis] = source;
+        f[l.at(g[0], g[1], g[2])] = f[l.at(s[0], s[1], s[2])];
+      }
+}
+
 // This rank's part of the global grid, and which ghost layers the exchange fills
 // (neighbour[axis][side], side 0 low, 1 high; true also for a periodic axis on one rank).
 struct LocalDomain {

@@ -48,7 +48,8 @@ deck::Schema schema() {
       .choice("sweep",
               "bulk update: fused (H and E in one pass over memory, the cuda backend without a TFSF box or "
               "dispersive materials: 1.5x fewer bytes, twice the field memory), split (an H pass, then an E pass: "
-              "every case), blocked (block_steps steps per pass over memory: ranks along z only, PEC or periodic faces, no "
+              "every case), blocked (block_steps steps per pass over memory, cuda (cpu: a reference pass, not faster): ranks "
+              "along z only, PEC or periodic faces, no "
               "CPML, TFSF box or dispersive materials, and steps at which no source, probe or monitor acts; other "
               "steps fused), or auto (blocked on one rank where it applies and no source acts every step, else fused where it "
               "applies and fits, else split); the fields are bitwise the same",

@@ -310,6 +310,15 @@ void Stepper::step() {
     finish_step();
     return;
   }
+  split_bulk();
+  finish_step();
+}
+
+// The split step's H and E (CPML and TFSF included), the interior of each while its ghosts
+// travel, then the shell.
+void Stepper::split_bulk() {
+  Engine& e = *engine_;
+  const stream_t cs = e.compute_stream();
   {
     TESSERA_PROFILE("fdtd.ghosts");
     ghosts_->begin(HalfStep::e_for_h, e);
@@ -358,7 +367,6 @@ void Stepper::step() {
     TESSERA_PROFILE_SYNC("fdtd.cpml", cs);
     for (std::size_t s = 0; s < slabs_.size(); ++s) e.cpml_e(static_cast<int>(s));
   }
-  finish_step();
 }
 
 void Stepper::choose_cpml_path() {

@@ -126,6 +126,7 @@ class Stepper {
   int deferred_ = 0;     // steps counted in step_ whose bulk update has not run yet
   std::int64_t blocked_passes_ = 0;
   void choose_blocked();
+  void split_bulk();  // step()'s split H and E updates (ghosts, shells, CPML, TFSF), no finish_step
   // Whether this run may take the blocked sweep with z neighbours (the same on every rank).
   bool blocked_across_ranks() const;
   bool acts_after(std::int64_t n) const;  // a source, probe or monitor acts after step n

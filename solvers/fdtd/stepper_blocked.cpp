@@ -6,7 +6,7 @@
 // when a step after which something acts ends it (that step's sources, probes and monitors
 // then act as after any step: finish_step), or when anything looks at the fields (engine(),
 // energy, probes, set_step: flush). Outputs and checkpoints reach the fields through engine(),
-// so they see their step's fields. A lone held-back step runs as a fused step. Across ranks
+// so they see their step's fields. A lone held-back step runs as a fused (cpu: split) step. Across ranks
 // (grids cut along z) each pass of k steps first exchanges k planes next to each z face.
 #include <fmt/format.h>
 
@@ -28,19 +28,12 @@ bool Stepper::blocked_across_ranks() const {
 void Stepper::choose_blocked() {
   const bool forced = model_.sweep == Sweep::blocked;
   if (!forced && model_.sweep != Sweep::automatic) return;
+  // auto: only where the fused sweep runs (a pass is its kind of update, and the cpu engine,
+  // which has no fused sweep, has only a reference pass, no faster than split steps).
+  if (!forced && !fused_) return;
   if (!forced && (domain_.remote(2, 0) || domain_.remote(2, 1))) {
     sweep_reason_ += "; not blocked: across ranks auto keeps the fused sweep until the blocked one is measured "
                      "faster there (fdtd.sweep = \"blocked\" takes it)";
-    return;
-  }
-  if (!fused_) {
-    // A pass is the fused sweep's kind of update: where that does not apply, neither does this.
-    const std::string split = "split: ";
-    const std::string why =
-        sweep_reason_.rfind(split, 0) == 0 ? sweep_reason_.substr(split.size()) : sweep_reason_;
-    if (forced)
-      throw InputError("fdtd.sweep = \"blocked\" is not possible for this run: " + why +
-                       " (use sweep = \"auto\", \"fused\" or \"split\")");
     return;
   }
   // Something that acts after every step leaves nothing to hold back: auto keeps the fused
@@ -84,12 +77,12 @@ void Stepper::choose_blocked() {
   ghosts_->exchange_pass(*engine_, block_steps_, true);
   sweep_reason_ = fmt::format(
       "blocked (up to {} steps per pass over memory{}; a step after which a source, probe or monitor acts ends a pass, "
-      "a lone step runs fused{}){}",
-      block_steps_, across ? ", one exchange of that many z planes per pass" : "",
+      "a lone step runs {}{}){}",
+      block_steps_, across ? ", one exchange of that many z planes per pass" : "", fused_ ? "fused" : "split",
       model_.sources.empty() && model_.plane_waves.empty()
           ? ""
           : "; soft sources and sheets act until their value rounds to zero in float32, passes follow",
-      every.empty() ? "" : "; but " + every + ", so every step runs fused");
+      every.empty() ? "" : "; but " + every + ", so every step runs " + (fused_ ? "fused" : "split"));
 }
 
 bool Stepper::acts_after(std::int64_t n) const {
@@ -148,15 +141,19 @@ void Stepper::run_pass(int steps) {
     ++blocked_passes_;
     return;
   }
-  // One step: step()'s fused path with nothing acting after it but the walls.
-  {
-    TESSERA_PROFILE("fdtd.ghosts");
-    e.halo_after_compute();
-    ghosts_->begin(HalfStep::fused, e);
-    ghosts_->finish(HalfStep::fused, e);
+  // One step: step()'s bulk update with nothing acting after it but the walls.
+  if (fused_) {
+    {
+      TESSERA_PROFILE("fdtd.ghosts");
+      e.halo_after_compute();
+      ghosts_->begin(HalfStep::fused, e);
+      ghosts_->finish(HalfStep::fused, e);
+    }
+    TESSERA_PROFILE_SYNC("fdtd.update_fused", e.compute_stream());
+    e.update_fused();
+  } else {
+    split_bulk();
   }
-  TESSERA_PROFILE_SYNC("fdtd.update_fused", e.compute_stream());
-  e.update_fused();
   for (int a : pec_axes_) e.zero_tangential_e(a);
 }
 

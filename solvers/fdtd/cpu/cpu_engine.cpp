@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <stdexcept>
+#include <string>
 
 #include "core/error.hpp"
 #include "solvers/fdtd/backend.hpp"
@@ -17,10 +18,13 @@ constexpr std::int64_t kParallelCells = 32768;
 class CpuEngine final : public Engine {
  public:
   CpuEngine(const LocalDomain& domain, const HCoeffs& ch) : Engine(domain, ch) {
-    const auto n = static_cast<std::size_t>(allocation_elements(layout_));
+    // Room for a z neighbour's planes (the blocked sweep across ranks), as the cuda engine has.
+    deep_planes_ = blocked_deep_planes(domain_);
+    lead_ = kLeadPad + deep_planes_ * layout_.plane();
+    const auto n = static_cast<std::size_t>(allocation_elements(layout_) + 2 * deep_planes_ * layout_.plane());
     for (int c = 0; c < kComponents; ++c) {
       store_[c].assign(n, 0.0f);
-      base_[c] = store_[c].data() + kLeadPad;
+      base_[c] = store_[c].data() + lead_;
     }
     mat_store_.assign(n, 0);
     table_ = {Material{}};
@@ -32,7 +36,7 @@ class CpuEngine final : public Engine {
   void set_materials(std::span<const MaterialIndex> index, const MaterialTable& table, bool uniform) override {
     if (static_cast<std::int64_t>(index.size()) != layout_.elements())
       throw std::logic_error("CpuEngine::set_materials: index size differs from the layout");
-    std::copy(index.begin(), index.end(), mat_store_.begin() + kLeadPad);
+    std::copy(index.begin(), index.end(), mat_store_.begin() + lead_);
     table_ = table.coeffs;
     eps_r_ = table.eps_r;
     uniform_ = uniform;
@@ -232,14 +236,43 @@ class CpuEngine final : public Engine {
   void cpml_e(int s) override { cpml(s, true); }
   void cpml_h(int s) override { cpml(s, false); }
 
-  void zero_tangential_e(int axis) override {
-    Box plane{{0, 0, 0}, domain_.n};
-    plane.hi[axis] = 1;
-    for (int c : {(axis + 1) % 3, (axis + 2) % 3})
-      for (std::int64_t z = plane.lo[2]; z < plane.hi[2]; ++z)
-        for (std::int64_t y = plane.lo[1]; y < plane.hi[1]; ++y)
-          for (std::int64_t x = plane.lo[0]; x < plane.hi[0]; ++x) base_[c][layout_.at(x, y, z)] = 0.0f;
+  void zero_tangential_e(int axis) override { zero_tangential_e_in(axis, domain_.local()); }
+
+  // ---- the blocked sweep: a reference, not a faster update (backend.hpp) ----
+  bool enable_blocked(int steps, std::string& why) override {
+    why = blocked_refusal(domain_, steps, deep_planes_, !slabs_.empty(),
+                          !disp_.box.empty() || !tfsf_[0].empty() || !tfsf_[1].empty());
+    if (!why.empty()) return false;
+    blocked_steps_ = steps;
+    return true;
   }
+
+  // The steps one after the other, each over the layers whose values stay exact: with a z
+  // neighbour whose `steps` planes lie beyond a face (Ghosts::exchange_pass), level s's E is
+  // exact up to steps - s planes beyond it and its H one plane further down (E reads H at -z),
+  // so the own cells are exact after the last step, as in the cuda pass. A periodic axis this
+  // rank spans alone wraps its ghost layer before each update (no exchange runs in a pass).
+  void update_blocked(int steps) override {
+    if (blocked_steps_ == 0 || steps < 2 || steps > blocked_steps_)
+      throw std::logic_error("CpuEngine::update_blocked: " + std::to_string(steps) + " steps, enabled for 2.." +
+                             std::to_string(blocked_steps_));
+    const Index3& n = domain_.n;
+    const bool lo = domain_.remote(2, 0), hi = domain_.remote(2, 1);
+    for (int s = 1; s <= steps; ++s) {
+      const std::int64_t beyond = steps - s;
+      Box e_box{{0, 0, lo ? -beyond : 0}, {n[0], n[1], n[2] + (hi ? beyond : 0)}};
+      Box h_box = e_box;
+      if (lo) h_box.lo[2] -= 1;
+      wrap_alone(true, h_box);
+      update_h(h_box);
+      wrap_alone(false, e_box);
+      update_e(e_box);
+      for (int a = 0; a < 3; ++a)
+        if (!domain_.neighbour[a][0]) zero_tangential_e_in(a, e_box);
+    }
+  }
+  int deep_planes() const override { return deep_planes_; }
+  void* material_base() override { return mat_store_.data() + lead_; }
 
   void apply_kicks(std::span<const Kick> kicks) override {
     for (const Kick& k : kicks) {
@@ -366,7 +399,27 @@ class CpuEngine final : public Engine {
     if (static_cast<std::int64_t>(n) != layout_.elements())
       throw std::logic_error(std::string("CpuEngine::") + what + ": host array size differs from the layout");
   }
-  const MaterialIndex* mat_base() const { return mat_store_.data() + kLeadPad; }
+  const MaterialIndex* mat_base() const { return mat_store_.data() + lead_; }
+
+  // The tangential E on the plane 0 of `axis`, over `range`'s extent on the other axes.
+  void zero_tangential_e_in(int axis, Box range) {
+    range.lo[axis] = 0;
+    range.hi[axis] = 1;
+    for (int c : {(axis + 1) % 3, (axis + 2) % 3})
+      for (std::int64_t z = range.lo[2]; z < range.hi[2]; ++z)
+        for (std::int64_t y = range.lo[1]; y < range.hi[1]; ++y)
+          for (std::int64_t x = range.lo[0]; x < range.hi[0]; ++x) base_[c][layout_.at(x, y, z)] = 0.0f;
+  }
+
+  // The ghost layers of the axes this rank wraps alone, over `range` (what the next update
+  // reads): before H the high layer of E's tangential components, before E the low one of H's.
+  void wrap_alone(bool e, const Box& range) {
+    for (int a = 0; a < 3; ++a) {
+      if (!domain_.wraps_alone(a)) continue;
+      const std::int64_t ghost = e ? domain_.n[a] : -1, source = e ? 0 : domain_.n[a] - 1;
+      for (int c : {(a + 1) % 3, (a + 2) % 3}) copy_layer(base_[c + (e ? 0 : 3)], layout_, a, ghost, source, range);
+    }
+  }
 
   // One slab's CPML corrections (yee.hpp): E reads H at -1 along the axis, H reads E at +1.
   void cpml(int s, bool electric) {
@@ -431,6 +484,9 @@ class CpuEngine final : public Engine {
     }
   }
 
+  int deep_planes_ = 0;           // blocked_deep_planes: planes beyond each z ghost plane
+  std::int64_t lead_ = kLeadPad;  // every array's base in its allocation
+  int blocked_steps_ = 0;         // enable_blocked
   std::array<std::vector<float>, kComponents> store_;
   float* base_[kComponents]{};
   std::vector<MaterialIndex> mat_store_;

@@ -296,7 +296,7 @@ void to_host(void* dst, const void* src, std::size_t bytes, stream_t s) {
 
 CudaEngine::CudaEngine(const LocalDomain& domain, const HCoeffs& ch) : Engine(domain, ch) {
   // Room for a z neighbour's planes (the blocked sweep across ranks): 1-2% of the arrays.
-  if (domain_.remote(2, 0) || domain_.remote(2, 1)) deep_planes_ = kMaxBlockedSteps - 1;
+  deep_planes_ = blocked_deep_planes(domain_);
   lead_ = kLeadPad + deep_planes_ * layout_.plane();
   const std::size_t n = array_elements();
   for (int c = 0; c < kComponents; ++c) {

@@ -83,8 +83,7 @@ FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
 // (16 or 32) march z stretches (`stretches`, 0: chosen). `wrap` as for the fused sweep; no
 // CPML. `deep` (low, high): 0, or at least `steps` planes beyond that z face that hold a
 // neighbour's fields and materials (the arrays then extend below plane -1 and above plane n:
-// CudaEngine's deep planes); x and y have no neighbour.
-inline constexpr int kMaxBlockedSteps = 4;
+// CudaEngine's deep planes); x and y have no neighbour. At most kMaxBlockedSteps (backend.hpp).
 struct BlockedShape {
   int tile_y = 32, stretches = 0;
 };
@@ -171,8 +170,8 @@ class CudaEngine final : public Engine {
   }
 
   // Planes beyond the layout's ghost plane on each z side (a neighbour's cells for the blocked
-  // sweep across ranks: kMaxBlockedSteps - 1 where this rank has a z neighbour, else 0), and
-  // the offset of every array's base in its allocation (the lead pad and the low deep planes).
+  // sweep across ranks: blocked_deep_planes), and the offset of every array's base in its
+  // allocation (the lead pad and the low deep planes).
   int deep_planes_ = 0;
   std::int64_t lead_ = kLeadPad;
   std::array<DeviceBuffer<float>, kComponents> store_;

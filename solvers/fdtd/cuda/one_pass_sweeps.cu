@@ -102,30 +102,9 @@ bool CudaEngine::fuse_cpml() {
 }
 
 bool CudaEngine::enable_blocked(int steps, std::string& why) {
-  if (steps < 2 || steps > kMaxBlockedSteps) {
-    why = "the blocked sweep takes 2 to " + std::to_string(kMaxBlockedSteps) + " steps per pass, not " +
-          std::to_string(steps);
-    return false;
-  }
-  for (int a = 0; a < 2; ++a)
-    if (domain_.remote(a, 0) || domain_.remote(a, 1)) {
-      why = std::string("this rank has a neighbour along ") + char('x' + a) +
-            " (across ranks the blocked sweep takes grids cut along z only: fdtd.ranks = [1, 1, P])";
-      return false;
-    }
-  if ((domain_.remote(2, 0) || domain_.remote(2, 1)) && (steps > deep_planes_ + 1 || domain_.n[2] < steps)) {
-    why = "this rank holds " + std::to_string(domain_.n[2]) + " z layers, fewer than the " + std::to_string(steps) +
-          " steps of a pass (a neighbour's pass reads that many of them)";
-    return false;
-  }
-  if (!slabs_.empty()) {
-    why = "CPML slabs correct H and E within each step, which the blocked sweep does not do";
-    return false;
-  }
-  if (disp_.active() || !tfsf_[0].empty() || !tfsf_[1].empty()) {
-    why = "dispersive materials or a TFSF box act within each step";
-    return false;
-  }
+  why = blocked_refusal(domain_, steps, deep_planes_, !slabs_.empty(),
+                        disp_.active() || !tfsf_[0].empty() || !tfsf_[1].empty());
+  if (!why.empty()) return false;
   if (!enable_fused(why)) return false;  // the second copy of the fields
   // TESSERA_FDTD_BLOCKED_TILE ("16" or "32", then optionally the z stretches: "32,2") tunes
   // the tile for benchmarks; the default is 32 x 32 (docs/fdtd.md).

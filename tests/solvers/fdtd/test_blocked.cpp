@@ -6,7 +6,8 @@
 //    step's fields; sources (acting every step) leave auto on the fused sweep and a forced
 //    blocked sweep one fused step at a time, bitwise the split step all the same;
 //  - auto takes it where it applies and says why not elsewhere; a forced blocked sweep where
-//    it cannot run is refused with the reason (cpu engine, CPML).
+//    it cannot run is refused with the reason (CPML);
+//  - the cpu engine's reference pass gives the split steps' bits (no device needed).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -259,22 +260,36 @@ TEST(FdtdGpuBlocked, AutoChoosesWhereItApplies) {
   }
 }
 
-// No device needed: the cpu engine has no blocked sweep, and a forced one is refused.
-TEST(FdtdBlocked, CpuEngineRefusesTheBlockedSweep) {
+// No device needed: the cpu engine's blocked sweep (a reference: the steps one after the other)
+// gives the split steps' bits on PEC and periodic grids, a lone step included; auto keeps the
+// split step on the cpu (no fused sweep, no faster pass); CPML is refused with the reason.
+TEST(FdtdBlocked, CpuEngineBlockedSweepGivesTheSplitStepsBits) {
+  for (const bool periodic : {false, true})
+    for (const int k : {2, 4}) {
+      const Model m = blocked_model({19, 14, 11}, 7 + k, false, periodic);
+      auto blocked = make_stepper(m, Sweep::blocked, k, Backend::cpu);
+      auto split = make_stepper(m, Sweep::split, k, Backend::cpu);
+      ASSERT_EQ(blocked->block_steps(), k) << blocked->sweep_reason();
+      blocked->engine().fill_random(5);
+      split->engine().fill_random(5);
+      for (int n = 0; n < 13; ++n) {
+        blocked->step();
+        split->step();
+      }
+      EXPECT_GE(blocked->blocked_passes(), 12 / k);
+      expect_same_fields(*blocked, *split, "cpu k=" + std::to_string(k) + (periodic ? " periodic" : " pec"));
+    }
   const Model m = blocked_model({12, 10, 8}, 1, true, false);
-  const LocalDomain d = whole_domain(m.cells, {false, false, false});
-  auto e = make_cpu_engine(d, h_coefficients(m));
-  std::string why;
-  EXPECT_FALSE(e->enable_blocked(3, why));
-  EXPECT_EQ(why, "this engine has no blocked sweep");
   auto a = make_stepper(m, Sweep::automatic, 3, Backend::cpu);
-  EXPECT_EQ(a->block_steps(), 0);
+  EXPECT_EQ(a->block_steps(), 0) << a->sweep_reason();
+  Model with_cpml = m;
+  with_cpml.faces[0] = {FaceKind::cpml, FaceKind::cpml};
+  with_cpml.cpml.thickness = 3;
   try {
-    make_stepper(m, Sweep::blocked, 3, Backend::cpu);
-    ADD_FAILURE() << "a forced blocked sweep ran on the cpu engine";
+    make_stepper(with_cpml, Sweep::blocked, 3, Backend::cpu);
+    ADD_FAILURE() << "a forced blocked sweep with CPML ran on the cpu engine";
   } catch (const InputError& err) {
-    EXPECT_NE(std::string(err.what()).find("fdtd.sweep = \"blocked\" is not possible for this run: this engine has no "
-                                           "fused sweep"),
+    EXPECT_NE(std::string(err.what()).find("fdtd.sweep = \"blocked\" is not possible for this run: CPML slabs"),
               std::string::npos)
         << err.what();
   }
