@@ -20,9 +20,19 @@ const char* face_name(FaceKind f) { return f == FaceKind::pec ? "pec" : f == Fac
 }  // namespace
 
 FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck(run.deck)) {
+  // A blocked sweep asked for, no rank grid given: cut z only (what the sweep takes across
+  // ranks) where every rank then holds at least a pass's layers; else MPI_Dims_create's grid.
+  std::array<int, 3> ranks = model_.ranks;
+  const int p = ctx_.size();
+  if (model_.sweep == Sweep::blocked && p > 1 && ranks == std::array<int, 3>{0, 0, 0} &&
+      model_.cells[2] / p >= model_.block_steps) {
+    ranks = {1, 1, p};
+    log::info("fdtd: ranks 1x1x{} (fdtd.sweep = \"blocked\" takes grids cut along z only; fdtd.ranks chooses otherwise)",
+              p);
+  }
   try {
     decomp_ = std::make_unique<comm::CartDecomposition>(
-        ctx_, model_.cells, model_.ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});
+        ctx_, model_.cells, ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});
   } catch (const InputError& e) {
     // The same on every rank (a function of the deck and the rank count): name the key.
     throw comm::AgreedInputError(0, fmt::format("{}: {}", run.deck.describe("fdtd.ranks"), e.what()));

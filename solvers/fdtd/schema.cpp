@@ -43,7 +43,8 @@ deck::Schema schema() {
       .floating("dt", "time step; overrides courant and must not exceed the Courant limit").unit("s").greater_than(0)
       .optional()
       .string("background", "material filling the grid before [[fdtd.geometry]] is applied").default_value("vacuum")
-      .integer_array("ranks", "ranks along x, y, z (0: chosen by MPI_Dims_create, the most on z)").length(3).min(0)
+      .integer_array("ranks", "ranks along x, y, z (0: chosen by MPI_Dims_create, the most on z; with sweep = \"blocked\", "
+                               "z alone where each rank then holds block_steps layers)").length(3).min(0)
       .default_value(deck::IntArray{0, 0, 0})
       .choice("sweep",
               "bulk update: fused (H and E in one pass over memory, the cuda backend without a TFSF box or "
