@@ -6,8 +6,9 @@
 // when a step after which something acts ends it (that step's sources, probes and monitors
 // then act as after any step: finish_step), or when anything looks at the fields (engine(),
 // energy, probes, set_step: flush). Outputs and checkpoints reach the fields through engine(),
-// so they see their step's fields. A lone held-back step runs as a fused (cpu: split) step. Across ranks
-// (grids cut along z) each pass of k steps first exchanges k planes next to each z face.
+// so they see their step's fields. A lone held-back step runs as a fused (cpu: split) step.
+// Across ranks (grids cut along z) each pass of k steps first exchanges k planes next to each
+// z face.
 #include <fmt/format.h>
 
 #include <cmath>
