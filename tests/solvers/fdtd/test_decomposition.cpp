@@ -133,7 +133,9 @@ TEST_P(FdtdDecompositionSmoothing, EveryRankGridMatchesTheSerialRunBitwise) {
   Model m = random_model(5);
   m.smoothing = GetParam();
   auto serial = make_serial_stepper(m);
-  if (m.smoothing) ASSERT_GT(serial->node_overrides().size(), 100u);
+  if (m.smoothing) {
+    ASSERT_GT(serial->node_overrides().size(), 100u);
+  }
   Snapshot ref;
   run(*serial, ref);
   const Layout gl = serial->engine().layout();

@@ -503,7 +503,9 @@ TEST(FdtdGpuFused, FusedSweepGivesTheSplitStepsBits) {
     std::vector<Result> results;
     for (Stepper* s : {fused.get(), split.get(), cpu.get()}) results.push_back(run(*s, false, 100));
     const char* kind = uniform ? " (uniform)" : m.smoothing ? " (smoothing)" : " (materials)";
-    if (m.smoothing) ASSERT_FALSE(fused->node_overrides().empty());
+    if (m.smoothing) {
+      ASSERT_FALSE(fused->node_overrides().empty());
+    }
     const Result& f = results[0];
     const Result& sp = results[1];
     const Result& ref = results[2];

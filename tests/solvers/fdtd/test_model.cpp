@@ -269,7 +269,7 @@ TEST(FdtdModel, OverlapSplitCoversTheBoxOnce) {
 TEST(FdtdModel, VolumeNodesReachTheHighWalls) {
   // 10 x 8 x 6 cells; the whole grid: each component has one more node along the axes where
   // its nodes lie on the walls (Yee offset 0), the node on the high wall.
-  VolumeSpec v{"f", {kEx, kEy, kEz, kHx, kHy, kHz}, {{0, 0, 0}, {10, 8, 6}}, {1, 1, 1}, false};
+  VolumeSpec v{"f", {kEx, kEy, kEz, kHx, kHy, kHz}, {{0, 0, 0}, {10, 8, 6}}, {1, 1, 1}, false, {}};
   const Index3 cells{10, 8, 6};
   EXPECT_EQ(v.samples(), (Index3{10, 8, 6}));
   EXPECT_EQ(v.samples(kEx, cells), (Index3{10, 9, 7}));
