@@ -1,5 +1,6 @@
 #pragma once
 // Helpers of the fdtd tests: models built in code, runs of the serial reference, spectra.
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -56,10 +57,16 @@ inline void add_probe(Model& m, const std::string& name, std::vector<Node> nodes
   m.probes.push_back({name, std::move(nodes)});
 }
 
+// Sizes of add_random_shapes' shapes, in cells: radius from `radius` to radius + radius_span,
+// cylinders `length` long, boxes `box` wide. The defaults suit the GPU tests' grids.
+struct ShapeSizes {
+  double radius = 1, radius_span = 5, length = 6;
+  std::array<double, 3> box{8, 5, 4};
+};
+
 // `count` shapes (sphere, box, cylinder in turn) of the materials 1 .. `materials` (pec first)
-// at random places of the grid, sized for the GPU tests: radius 1-6 cells, cylinders 6 cells
-// long, boxes 8 x 5 x 4 cells.
-inline void add_random_shapes(Model& m, std::mt19937_64& rng, int count, int materials) {
+// at random places of the grid.
+inline void add_random_shapes(Model& m, std::mt19937_64& rng, int count, int materials, const ShapeSizes& size = {}) {
   std::uniform_real_distribution<double> u(0, 1);
   const double d = m.cell_size[0];
   for (int i = 0; i < count; ++i) {
@@ -67,11 +74,11 @@ inline void add_random_shapes(Model& m, std::mt19937_64& rng, int count, int mat
     s.material = 1 + static_cast<int>(u(rng) * materials) % materials;
     s.kind = i % 3 == 0 ? ShapeKind::sphere : i % 3 == 1 ? ShapeKind::box : ShapeKind::cylinder;
     s.center = {u(rng) * m.cells[0] * d, u(rng) * m.cells[1] * d, u(rng) * m.cells[2] * d};
-    s.radius = (1 + 5 * u(rng)) * d;
-    s.length = 6 * d;
+    s.radius = (size.radius + size.radius_span * u(rng)) * d;
+    s.length = size.length * d;
     s.axis = i % 3;
     s.min = s.center;
-    s.max = {s.center[0] + 8 * d, s.center[1] + 5 * d, s.center[2] + 4 * d};
+    s.max = {s.center[0] + size.box[0] * d, s.center[1] + size.box[1] * d, s.center[2] + size.box[2] * d};
     m.shapes.push_back(s);
   }
 }

@@ -46,19 +46,7 @@ Model random_model(std::uint64_t seed) {
   // Dispersive materials (dispersion.hpp): m1 a Drude metal, m3 a Drude and a Lorentz pole.
   fdtd::test::add_poles(m, 3, false);
   fdtd::test::add_poles(m, 5, true);
-  const double d = m.cell_size[0];
-  for (int i = 0; i < 12; ++i) {
-    Shape s;
-    s.material = 1 + static_cast<int>(u(rng) * 5) % 5;
-    s.kind = i % 3 == 0 ? ShapeKind::sphere : i % 3 == 1 ? ShapeKind::box : ShapeKind::cylinder;
-    s.center = {u(rng) * 13 * d, u(rng) * 11 * d, u(rng) * 9 * d};
-    s.radius = (0.5 + 2 * u(rng)) * d;
-    s.length = 3 * d;
-    s.axis = i % 3;
-    s.min = s.center;
-    s.max = {s.center[0] + 3 * d, s.center[1] + 2 * d, s.center[2] + 2 * d};
-    m.shapes.push_back(s);
-  }
+  fdtd::test::add_random_shapes(m, rng, 12, 5, {0.5, 2, 3, {3, 2, 2}});
   Waveform w;
   w.kind = WaveformKind::modulated_gaussian;
   w.frequency = 4e10;
