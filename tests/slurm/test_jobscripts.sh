@@ -83,10 +83,13 @@ id=$(submit_wait 120 --export=ALL,RUN_DIR="$work/bad" --output="$work/bad-%j.out
 grep -q -E "nbody.dt = -1(.0)? is out of range" "$work"/bad-"$id".out || fail "bad job: message missing"
 echo "ok: bad deck -> FAILED, exit 2, message in the job log"
 
-# 3. The time limit: 1 minute with USR1 45 s before it (sent 0-30 s after the start). The job must checkpoint, exit cleanly
-#    and resubmit itself; the second job (another job id) continues from the checkpoint to the
-#    end in the first job's default RUN_DIR, which the resubmission passes on.
-id=$(submit_wait 150 --time=1 --signal=B:USR1@45 --export=ALL,RESUBMIT=1 \
+# 3. The time limit: 2 minutes with USR1 60 s before it. Slurm sends the warning at its first
+#    time-limit check (every 30 s) once end - 60 s - 30 s has passed, so 30-60 s after the start:
+#    never in the first seconds, where a signal can reach the job before its batch shell runs and
+#    be lost (seen on CI with --time=1 and USR1@45). The job must checkpoint, exit cleanly and
+#    resubmit itself; the second job (another job id, the script's own time limit) continues from
+#    the checkpoint to the end in the first job's default RUN_DIR, which the resubmission passes on.
+id=$(submit_wait 200 --time=2 --signal=B:USR1@60 --export=ALL,RESUBMIT=1 \
        --output="$work/long-%j.out" "$script" "$decks/nbody_long.toml") || fail "long job timed out"
 long="$work/run-nbody-cpu-nbody_long-$id"
 [ "$(job_state "$id")" = COMPLETED ] || fail "long job: state $(job_state "$id") (killed at the limit?)"
