@@ -59,6 +59,10 @@ constexpr std::array kVariables{
              .used_by = "run, bench fdtd",
              .help = "the fused sweep's shape, for tuning: the tile's y extent (8 or 16), then optionally the number "
                      "of z stretches (0: chosen), e.g. 16,1"},
+    Variable{.name = "TESSERA_FDTD_FUSED_OVERLAP", .type = boolean, .scope = executable, .fallback = "1",
+             .used_by = "run, bench fdtd",
+             .help = "ranks cut along z alone: 1 sweeps the fused sweep's inner z stretches while the ghost planes "
+                     "travel, 0 waits for them first (for measuring the overlap)"},
     Variable{.name = "TESSERA_FDTD_BLOCKED_TILE", .type = integers, .scope = executable,
              .default_doc = "unset: 32 x 32 tiles, z stretches chosen", .min = 0, .max = 4096,
              .used_by = "run, bench fdtd",

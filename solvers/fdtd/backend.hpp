@@ -90,6 +90,9 @@ inline int blocked_deep_planes(const LocalDomain& d) {
 }
 std::string blocked_refusal(const LocalDomain& domain, int steps, int deep_planes, bool cpml, bool acts_within_step);
 
+// The fused sweep whole, or in two parts around a z exchange (Engine::update_fused).
+enum class FusedPart { all, inner, outer };
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -178,11 +181,17 @@ class Engine {
   // ghost is read as it is. Nothing may act between the H and the E update: no TFSF box, no
   // dispersive materials, and CPML only through the two repairs below.
   // enable_fused allocates the second copy; false, with `why`, where the engine cannot.
+  // FusedPart::inner then FusedPart::outer is the same sweep in two launches: inner, the z
+  // stretches that read no z ghost plane (queued while the ghosts of a z-only cut travel),
+  // outer, the first and last stretch, after them; outer makes the written copy current.
   virtual bool enable_fused(std::string& why) {
     why = "this engine has no fused sweep";
     return false;
   }
-  virtual void update_fused() { throw std::logic_error("update_fused without enable_fused"); }
+  virtual void update_fused(FusedPart part = FusedPart::all) {
+    (void)part;
+    throw std::logic_error("update_fused without enable_fused");
+  }
   // fuse_cpml: from now on update_fused applies the CPML slabs' corrections itself (psi
   // included), bitwise cpml_h and cpml_e after the split kernels; valid only where no low
   // ghost cell that the sweep recomputes lies in a slab (its psi is another rank's). False

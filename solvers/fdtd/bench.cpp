@@ -377,15 +377,15 @@ void bench_weak(BenchRun& b, std::int64_t n) {
   if (b.backend == Backend::cpu) kinds = {"auto"};
   else if (b.o.transport == "auto") kinds = {"staged", "mpi", "nccl"};
   else kinds = {b.o.transport};
-  // The rank grid MPI_Dims_create picks, so that every rank holds n^3 of a periodic grid.
-  std::array<int, 3> dims{};
+  // The rank grid a run picks (comm::resolve_dims), so that every rank holds n^3 of a periodic
+  // grid; and, where that grid cuts x or y too, z alone (1x1xP: two faces a rank, each a
+  // contiguous plane, which the fused step's ghosts send whole).
+  std::vector<std::array<int, 3>> grids;
   {
     comm::CartDecomposition probe(b.ctx, {p, p, p}, {0, 0, 0}, {true, true, true});
-    dims = probe.dims();
+    grids.push_back(probe.dims());
+    if (p > 1 && grids[0] != std::array<int, 3>{1, 1, p}) grids.push_back({1, 1, p});
   }
-  Model m = bench_model(n, false, false);
-  m.cells = {n * dims[0], n * dims[1], n * dims[2]};
-  for (auto& axis : m.faces) axis = {FaceKind::periodic, FaceKind::periodic};
   for (const std::string& kind : kinds) {
     std::unique_ptr<comm::Transport> tr;
     try {
@@ -394,35 +394,44 @@ void bench_weak(BenchRun& b, std::int64_t n) {
       log::info("bench fdtd: skipping transport {}: {}", kind, err.what());
       continue;
     }
-    comm::CartDecomposition decomp(b.ctx, m.cells, dims, {true, true, true});
-    const LocalDomain d = local_domain(decomp);
-    for (std::size_t v = 0; v < sweeps.size(); ++v) {
-      const bool fused = sweeps[v] == Sweep::fused;
-      m.sweep = sweeps[v];
-      auto engine = make_engine(b.backend, d, h_coefficients(m));
-      auto ghosts = make_halo_ghosts(decomp, *tr, engine->layout());
-      Stepper s(m, d, std::move(engine), std::move(ghosts));
-      const double t = time_collective(b.ctx, s.engine(), repeat, [&] { s.step(); });
-      const std::string name = fmt::format("weak {} P={}{}", comm::to_string(tr->kind()), p, fused ? " fused" : "");
-      b.row(name, n * n * n, t,
-            fmt::format("periodic {}x{}x{} ranks, {}; efficiency {:.1f}% of one rank alone ({:.3f} ms)", dims[0],
-                        dims[1], dims[2],
-                        fused ? "one exchange (E with edges, H), then the fused sweep" : "halo overlapped",
-                        100 * t1[v] / t, 1e3 * t1[v]),
-            fmt::format("{}/rank", cube(n)));
-      // The exchange alone: what the fused step pays for its neighbours (not overlapped; a
-      // periodic axis one rank spans wraps inside the sweep, so one rank exchanges nothing).
-      if (!fused || p == 1) continue;
-      Engine& e = s.engine();
-      auto alone = make_halo_ghosts(decomp, *tr, e.layout());
-      const double t_x = time_collective(b.ctx, e, repeat, [&] {
-        e.halo_after_compute();
-        alone->begin(HalfStep::fused, e);
-        alone->finish(HalfStep::fused, e);
-      });
-      b.row(name + ", exchange alone", n * n * n, t_x,
-            fmt::format("the fused step's ghost exchange: {:.1f}% of the step", 100 * t_x / t),
-            fmt::format("{}/rank", cube(n)));
+    for (std::size_t g = 0; g < grids.size(); ++g) {
+      const std::array<int, 3>& dims = grids[g];
+      Model m = bench_model(n, false, false);
+      m.cells = {n * dims[0], n * dims[1], n * dims[2]};
+      for (auto& axis : m.faces) axis = {FaceKind::periodic, FaceKind::periodic};
+      comm::CartDecomposition decomp(b.ctx, m.cells, dims, {true, true, true});
+      const LocalDomain d = local_domain(decomp);
+      for (std::size_t v = 0; v < sweeps.size(); ++v) {
+        const bool fused = sweeps[v] == Sweep::fused;
+        m.sweep = sweeps[v];
+        auto engine = make_engine(b.backend, d, h_coefficients(m));
+        auto ghosts = make_halo_ghosts(decomp, *tr, engine->layout());
+        Stepper s(m, d, std::move(engine), std::move(ghosts));
+        const double t = time_collective(b.ctx, s.engine(), repeat, [&] { s.step(); });
+        const std::string name = fmt::format("weak {} P={}{}{}", comm::to_string(tr->kind()), p,
+                                             fused ? " fused" : "", g > 0 ? " z cut" : "");
+        b.row(name, n * n * n, t,
+              fmt::format("periodic {}x{}x{} ranks, {}; efficiency {:.1f}% of one rank alone ({:.3f} ms)", dims[0],
+                          dims[1], dims[2],
+                          fused ? (dims[0] == 1 && dims[1] == 1 ? "one exchange (whole E and H planes), then the fused sweep"
+                                                                 : "one exchange (E with edges, H), then the fused sweep")
+                                : "halo overlapped",
+                          100 * t1[v] / t, 1e3 * t1[v]),
+              fmt::format("{}/rank", cube(n)));
+        // The exchange alone: what the fused step pays for its neighbours (not overlapped; a
+        // periodic axis one rank spans wraps inside the sweep, so one rank exchanges nothing).
+        if (!fused || p == 1) continue;
+        Engine& e = s.engine();
+        auto alone = make_halo_ghosts(decomp, *tr, e.layout());
+        const double t_x = time_collective(b.ctx, e, repeat, [&] {
+          e.halo_after_compute();
+          alone->begin(HalfStep::fused, e);
+          alone->finish(HalfStep::fused, e);
+        });
+        b.row(name + ", exchange alone", n * n * n, t_x,
+              fmt::format("the fused step's ghost exchange: {:.1f}% of the step", 100 * t_x / t),
+              fmt::format("{}/rank", cube(n)));
+      }
     }
     if (b.backend == Backend::cuda) bench_weak_blocked(b, n, *tr);
   }

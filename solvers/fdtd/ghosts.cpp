@@ -1,8 +1,10 @@
 #include "solvers/fdtd/ghosts.hpp"
 
 #include <array>
+#include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "comm/cart.hpp"
@@ -44,6 +46,7 @@ class HaloGhosts final : public Ghosts {
       // along axes cut into several ranks (the same on every rank: the set-up is collective).
       fused_exchanges_ = fused_exchanges_ || decomp.dims()[a] > 1;
     }
+    z_cut_only_ = decomp.dims()[0] == 1 && decomp.dims()[1] == 1 && decomp.dims()[2] > 1;
   }
 
   void begin(HalfStep which, Engine& engine) override {
@@ -95,26 +98,11 @@ class HaloGhosts final : public Ghosts {
     if (steps < 1 || steps > engine.deep_planes() + 1)
       throw std::logic_error("exchange_pass: " + std::to_string(steps) + " planes, the engine holds " +
                              std::to_string(engine.deep_planes() + 1) + " beyond each z face");
-    const std::size_t elem = materials ? sizeof(MaterialIndex) : sizeof(float);
-    const std::int64_t plane = layout_.row_pitch() * layout_.plane_rows(), nz = layout_.n[2];
-    const std::size_t bytes = static_cast<std::size_t>(steps * plane) * elem;
-    const auto plane_at = [&](void* base, std::int64_t k) { return static_cast<char*>(base) + (k + 1) * plane * elem; };
-    // Tags: one per array and direction (0: travelling towards -z), apart from HaloExchange's.
-    const auto tag = [](int array, int direction) { return kPassTag + 2 * array + direction; };
-    const int low = decomp_.neighbor(2, 0), high = decomp_.neighbor(2, 1);
-    std::vector<comm::Message> sends, recvs;
-    for (int c = 0; c < (materials ? 1 : kComponents); ++c) {
-      void* base = materials ? engine.material_base() : engine.base(c);
-      if (low != MPI_PROC_NULL) {  // planes [0, steps) go down; the low neighbour's top ones come up
-        sends.push_back({plane_at(base, 0), bytes, low, tag(c, 0)});
-        recvs.push_back({plane_at(base, -steps), bytes, low, tag(c, 1)});
-      }
-      if (high != MPI_PROC_NULL) {
-        sends.push_back({plane_at(base, nz - steps), bytes, high, tag(c, 1)});
-        recvs.push_back({plane_at(base, nz), bytes, high, tag(c, 0)});
-      }
-    }
-    transport_.start(sends, recvs, engine.compute_stream())->finish();
+    std::vector<PlaneArray> arrays;
+    if (materials) arrays.push_back({engine.material_base(), sizeof(MaterialIndex), steps, steps});
+    else
+      for (int c = 0; c < kComponents; ++c) arrays.push_back({engine.base(c), sizeof(float), steps, steps});
+    start_planes(arrays, engine.compute_stream())->finish();
   }
 
  private:
@@ -125,6 +113,15 @@ class HaloGhosts final : public Ghosts {
   // share tags).
   void begin_fused(Engine& engine) {
     if (!fused_exchanges_) return;
+    if (z_cut_only_) {
+      // The same cells as below, as whole planes in one group: E's three components both ways,
+      // H's tangential ones up into the low ghost layer (x and y are not cut: no edges).
+      std::vector<PlaneArray> arrays;
+      for (int c = 0; c < 3; ++c) arrays.push_back({engine.base(c), sizeof(float), 1, 1});
+      for (int c = 3; c < 5; ++c) arrays.push_back({engine.base(c), sizeof(float), 1, 0});
+      fused_planes_ = start_planes(arrays, engine.halo_stream());
+      return;
+    }
     if (!fused_e_) {  // collective: every rank steps the same sweep (Stepper::choose_sweep)
       comm::HaloOptions opt;
       opt.corners = true;
@@ -137,6 +134,11 @@ class HaloGhosts final : public Ghosts {
 
   void finish_fused(Engine& engine) {
     if (!fused_exchanges_) return;
+    if (z_cut_only_) {
+      std::exchange(fused_planes_, nullptr)->finish();
+      engine.compute_after_halo();
+      return;
+    }
     fused_e_->finish(engine.halo_stream());
     const auto h_moves = [&](int a) { return remote(0, a); };
     for (int a = 0; a < 3; ++a)
@@ -144,6 +146,37 @@ class HaloGhosts final : public Ghosts {
     for (int a = 0; a < 3; ++a)
       if (h_moves(a)) h_[a]->finish(engine.halo_stream());
     engine.compute_after_halo();
+  }
+
+  // Whole z planes between z neighbours (arrays are x-fastest, so a z plane, ghost rims
+  // included, is contiguous): of each array the `up` planes below its high face go to the high
+  // neighbour's low ghost planes, the `down` planes above its low face to the low neighbour's
+  // high ones. Planes k = -1 - d (d deep planes) .. nz + d of an array start at base + (k + 1) planes.
+  struct PlaneArray {
+    void* base;
+    std::size_t elem;
+    int up, down;
+  };
+  std::unique_ptr<comm::Exchange> start_planes(std::span<const PlaneArray> arrays, stream_t stream) {
+    const std::int64_t plane = layout_.row_pitch() * layout_.plane_rows(), nz = layout_.n[2];
+    const int low = decomp_.neighbor(2, 0), high = decomp_.neighbor(2, 1);
+    // Tags: one per array and direction (0: travelling towards -z), apart from HaloExchange's.
+    const auto tag = [](std::size_t array, int direction) { return kPassTag + 2 * int(array) + direction; };
+    std::vector<comm::Message> sends, recvs;
+    for (std::size_t i = 0; i < arrays.size(); ++i) {
+      const PlaneArray& a = arrays[i];
+      const auto at = [&](std::int64_t k) { return static_cast<char*>(a.base) + (k + 1) * plane * a.elem; };
+      const auto bytes = [&](int planes) { return static_cast<std::size_t>(planes * plane) * a.elem; };
+      if (low != MPI_PROC_NULL) {  // planes [0, down) go down; the low neighbour's top `up` come up
+        if (a.down > 0) sends.push_back({at(0), bytes(a.down), low, tag(i, 0)});
+        if (a.up > 0) recvs.push_back({at(-a.up), bytes(a.up), low, tag(i, 1)});
+      }
+      if (high != MPI_PROC_NULL) {
+        if (a.up > 0) sends.push_back({at(nz - a.up), bytes(a.up), high, tag(i, 1)});
+        if (a.down > 0) recvs.push_back({at(nz), bytes(a.down), high, tag(i, 0)});
+      }
+    }
+    return transport_.start(sends, recvs, stream);
   }
 
   // E ghosts are read on the high side (H reads E at +1), H ghosts on the low side.
@@ -160,7 +193,9 @@ class HaloGhosts final : public Ghosts {
   comm::HaloLayout layout_;
   std::array<std::unique_ptr<comm::HaloExchange>, 3> e_, h_;
   std::unique_ptr<comm::HaloExchange> fused_e_;  // made on the first fused step
+  std::unique_ptr<comm::Exchange> fused_planes_;  // in flight between begin and finish (z cut only)
   bool fused_exchanges_ = false;
+  bool z_cut_only_ = false;  // the fused sweep's ghosts as whole z planes
   std::array<bool, 3> self_{};
   std::array<std::array<bool, 3>, 2> late_{};   // [side][axis]: another rank fills this ghost
   std::array<std::array<bool, 3>, 2> sends_{};  // [side][axis]: this rank fills another's

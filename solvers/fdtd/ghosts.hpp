@@ -5,7 +5,8 @@
 //   before the fused sweep, along axes cut into ranks: all of E in those ghost layers, edges
 //   included, and H tangential in the low ones: the sweep recomputes the new H of the low
 //   ghost layers itself (its E update reads them), which reads E on both sides of those cells
-//   (a periodic axis that one rank spans wraps inside the sweep)
+//   (a periodic axis that one rank spans wraps inside the sweep); a grid cut along z alone
+//   sends these as whole planes in one group, no packing
 // begin() starts the transfer after the engine's queued work; finish() completes it; the
 // Stepper updates the interior in between. For HalfStep::fused the transfer runs on the
 // halo stream after what engine.halo_after_compute() last ordered, and finish() orders the

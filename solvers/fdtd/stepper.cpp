@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/profile.hpp"
 #include "solvers/fdtd/constants.hpp"
@@ -254,6 +255,12 @@ void Stepper::choose_sweep() {
   if (able && !fused_) why = "another rank cannot take the fused sweep (dispersive cells or no room for a second copy)";
   if (fused_) {
     sweep_reason_ = "fused (H and E in one pass over memory)";
+    // Ghosts that arrive while the sweep runs: z neighbours alone (whole planes, which only
+    // the end stretches read); TESSERA_FDTD_FUSED_OVERLAP=0 waits for them first.
+    const bool z_only = domain_.remote(2, 0) || domain_.remote(2, 1);
+    const bool x_or_y = domain_.remote(0, 0) || domain_.remote(0, 1) || domain_.remote(1, 0) || domain_.remote(1, 1);
+    fused_overlaps_z_ = z_only && !x_or_y && env::get_boolean("TESSERA_FDTD_FUSED_OVERLAP").value_or(true);
+    if (fused_overlaps_z_) sweep_reason_ += "; the z ghost planes travel while the inner z stretches update";
     if (!slabs_.empty()) choose_cpml_path();
   } else if (model_.sweep == Sweep::fused) {
     throw InputError("fdtd.sweep = \"fused\" is not possible for this run: " + why +
@@ -289,21 +296,11 @@ float Stepper::sheet_value(const PlaneWaveSpec& w, std::int64_t n) const {
 void Stepper::step() {
   if (block_steps_ > 0 && defer_step()) return;
   Engine& e = *engine_;
-  const stream_t cs = e.compute_stream();
   e.save_override_e();  // E(n) of the nodes with their own coefficients, redone after the E update
   if (fused_) {
-    // One exchange, then the sweep. (Sweeping the cells that read no ghost while the ghosts
-    // travel, and a shell after them, measured slower on an H100: the shell's launches cost
-    // more than the exchange they hid, docs/performance.md.)
+    fused_bulk();
     {
-      TESSERA_PROFILE("fdtd.ghosts");
-      e.halo_after_compute();
-      ghosts_->begin(HalfStep::fused, e);
-      ghosts_->finish(HalfStep::fused, e);
-    }
-    {
-      TESSERA_PROFILE_SYNC("fdtd.update_fused", cs);
-      e.update_fused();
+      TESSERA_PROFILE_SYNC("fdtd.update_fused", e.compute_stream());
       e.apply_override_e();
     }
     if (!slabs_.empty() && !cpml_in_sweep_) repair_cpml();
@@ -312,6 +309,31 @@ void Stepper::step() {
   }
   split_bulk();
   finish_step();
+}
+
+// The fused sweep and its exchange. Neighbours along z alone: the stretches away from the z
+// faces while the ghost planes travel, then the two end stretches (one launch). Other cuts: one
+// exchange, then the sweep (sweeping the cells that read no ghost while the ghosts travel, and
+// a shell of up to six boxes after them, measured slower on an H100: the shell's launches cost
+// more than the exchange they hid, docs/performance.md).
+void Stepper::fused_bulk() {
+  Engine& e = *engine_;
+  const stream_t cs = e.compute_stream();
+  {
+    TESSERA_PROFILE("fdtd.ghosts");
+    e.halo_after_compute();
+    ghosts_->begin(HalfStep::fused, e);
+  }
+  if (fused_overlaps_z_) {
+    TESSERA_PROFILE_SYNC("fdtd.update_fused", cs);
+    e.update_fused(FusedPart::inner);
+  }
+  {
+    TESSERA_PROFILE("fdtd.ghosts");
+    ghosts_->finish(HalfStep::fused, e);
+  }
+  TESSERA_PROFILE_SYNC("fdtd.update_fused", cs);
+  e.update_fused(fused_overlaps_z_ ? FusedPart::outer : FusedPart::all);
 }
 
 // The split step's H and E (CPML and TFSF included), the interior of each while its ghosts

@@ -112,6 +112,9 @@ class Stepper {
   SplitBoxes h_split_, e_split_;
   std::vector<int> pec_axes_;  // axes whose low wall this rank holds (non-periodic)
   bool fused_ = false;
+  // The fused sweep's z-stretches away from the faces run while the ghosts of a z-only cut
+  // travel (FusedPart::inner), the two end stretches after them.
+  bool fused_overlaps_z_ = false;
   std::string sweep_reason_;
   bool cpml_in_sweep_ = false;  // the fused sweep applies the CPML itself (Engine::fuse_cpml)
   std::vector<Box> cpml_redo_;  // else the cells its repair redoes (cpml_redo_boxes)
@@ -127,6 +130,7 @@ class Stepper {
   std::int64_t blocked_passes_ = 0;
   void choose_blocked();
   void split_bulk();  // step()'s split H and E updates (ghosts, shells, CPML, TFSF), no finish_step
+  void fused_bulk();  // step()'s fused sweep and its ghosts (no CPML repair, overrides or finish_step)
   // Whether this run may take the blocked sweep with z neighbours (the same on every rank).
   bool blocked_across_ranks() const;
   bool acts_after(std::int64_t n) const;  // a source, probe or monitor acts after step n

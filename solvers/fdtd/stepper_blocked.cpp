@@ -143,18 +143,8 @@ void Stepper::run_pass(int steps) {
     return;
   }
   // One step: step()'s bulk update with nothing acting after it but the walls.
-  if (fused_) {
-    {
-      TESSERA_PROFILE("fdtd.ghosts");
-      e.halo_after_compute();
-      ghosts_->begin(HalfStep::fused, e);
-      ghosts_->finish(HalfStep::fused, e);
-    }
-    TESSERA_PROFILE_SYNC("fdtd.update_fused", e.compute_stream());
-    e.update_fused();
-  } else {
-    split_bulk();
-  }
+  if (fused_) fused_bulk();
+  else split_bulk();
   for (int a : pec_axes_) e.zero_tangential_e(a);
 }
 

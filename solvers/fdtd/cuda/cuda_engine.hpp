@@ -47,6 +47,13 @@ struct DeviceView {
 struct FusedShape {
   int tile_y = 8, kz = 0;
 };
+// Which z stretches a launch sweeps: first, first + step, ... (count of them).
+struct FusedStretches {
+  int first = 0, step = 1, count = 0;
+};
+// FusedPart's stretches of an nz-layer sweep with kz-layer stretches: inner, those that read
+// no z ghost plane (none where there are fewer than 3 stretches); outer, the others.
+FusedStretches fused_stretches(std::int64_t nz, int kz, FusedPart part);
 // CPML slabs as the fused sweep applies them itself (CudaEngine::fuse_cpml): each slab's box
 // (local cells), its profile and psi arrays (E: updated in place; H: read from `h_in`, written
 // to `h_out`, since neighbouring tiles recompute the H of shared edge cells from the old psi).
@@ -72,7 +79,8 @@ struct FusedCpml {
 // kernels; no recomputed low ghost cell may lie in a slab (its psi is another rank's).
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                         bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        int recompute_low, int wrap, const FusedCpml& cpml, cudaStream_t stream);
+                        const FusedStretches& stretches, int recompute_low, int wrap, const FusedCpml& cpml,
+                        cudaStream_t stream);
 // The sweep's shape: tile_y 8 or 16, and `stretches` > 0 to force the number of z stretches
 // (0: the measured best, 8 layers each).
 FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
@@ -122,7 +130,7 @@ class CudaEngine final : public Engine {
   void read_samples(int rows, std::span<float> host) override;
   EnergySums energy() override;
   bool enable_fused(std::string& why) override;
-  void update_fused() override;
+  void update_fused(FusedPart part) override;
   bool fuse_cpml() override;
   void fused_cpml_h(int slab) override;
   void fused_restore_e(const Box& box) override;

@@ -143,7 +143,8 @@ template <bool kUniform, int kFuseY, bool kWrap, bool kCpml>
 __global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuseX * kFuseY))
     fused_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
                   const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane,
-                  int nx, int ny, int nz, int kz, int recompute_low, int wrap, const __grid_constant__ FusedCpml cpml) {
+                  int nx, int ny, int nz, int kz, FusedStretches stretches, int recompute_low, int wrap,
+                  const __grid_constant__ FusedCpml cpml) {
   // The layer's new H, [component][y + 1][x + 1] of the tile: row 0 and column 0 hold the
   // cells at -y and -x of the tile. Two buffers, so one barrier per layer suffices: a thread
   // writes buffer b again only after every thread has passed the next layer's barrier, that
@@ -152,7 +153,7 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuse
   const int tx = int(threadIdx.x), ty = int(threadIdx.y), tid = ty * kFuseX + tx;
   const int x0 = int(blockIdx.x) * kFuseX, y0 = int(blockIdx.y) * kFuseY;
   const int i = x0 + tx, j = y0 + ty;
-  const int k0 = int(blockIdx.z) * kz, k1 = min(k0 + kz, nz);
+  const int k0 = (stretches.first + int(blockIdx.z) * stretches.step) * kz, k1 = min(k0 + kz, nz);
   const bool inside = i < nx && j < ny;
   // Besides its own cell, thread tid < 40 computes one edge cell of the tile each layer: the
   // row at -y (tid < 32) or the column at -x (32 <= tid < 40).
@@ -229,45 +230,60 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuse
 
 template <int kFuseY, bool kWrap, bool kCpml>
 void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
-                 const HCoeffs& k, const Layout& l, const Index3& n, int kz, int recompute_low, int wrap,
-                 const FusedCpml& cpml, cudaStream_t stream) {
-  const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY),
-                  unsigned((n[2] + kz - 1) / kz));
+                 const HCoeffs& k, const Layout& l, const Index3& n, int kz, const FusedStretches& z, int recompute_low,
+                 int wrap, const FusedCpml& cpml, cudaStream_t stream) {
+  const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY), unsigned(z.count));
   const dim3 block(kFuseX, kFuseY);
   if (uniform)
     fused_columns<true, kFuseY, kWrap, kCpml>
         <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]), int(n[1]),
-                                     int(n[2]), kz, recompute_low, wrap, cpml);
+                                     int(n[2]), kz, z, recompute_low, wrap, cpml);
   else
     fused_columns<false, kFuseY, kWrap, kCpml>
         <<<grid, block, 0, stream>>>(in, out, mat, table, k, l.pitch, l.plane(), int(n[0]), int(n[1]),
-                                     int(n[2]), kz, recompute_low, wrap, cpml);
+                                     int(n[2]), kz, z, recompute_low, wrap, cpml);
 }
 
 }  // namespace
 
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                         bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        int recompute_low, int wrap, const FusedCpml& cpml, cudaStream_t stream) {
-  if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
+                        const FusedStretches& z, int recompute_low, int wrap, const FusedCpml& cpml,
+                        cudaStream_t stream) {
+  if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0 || z.count <= 0) return;
   const int kz = shape.kz, r = recompute_low;
   // 32 x 16 tiles (a tuning option) only without CPML: fewer kernels to compile.
   if (cpml.count > 0) {
     if (wrap)
-      launch_tile<8, true, true>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+      launch_tile<8, true, true>(in, out, mat, table, uniform, k, l, n, kz, z, r, wrap, cpml, stream);
     else
-      launch_tile<8, false, true>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+      launch_tile<8, false, true>(in, out, mat, table, uniform, k, l, n, kz, z, r, wrap, cpml, stream);
   } else if (shape.tile_y == 16) {
     if (wrap)
-      launch_tile<16, true, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+      launch_tile<16, true, false>(in, out, mat, table, uniform, k, l, n, kz, z, r, wrap, cpml, stream);
     else
-      launch_tile<16, false, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+      launch_tile<16, false, false>(in, out, mat, table, uniform, k, l, n, kz, z, r, wrap, cpml, stream);
   } else if (wrap) {
-    launch_tile<8, true, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+    launch_tile<8, true, false>(in, out, mat, table, uniform, k, l, n, kz, z, r, wrap, cpml, stream);
   } else {
-    launch_tile<8, false, false>(in, out, mat, table, uniform, k, l, n, kz, r, wrap, cpml, stream);
+    launch_tile<8, false, false>(in, out, mat, table, uniform, k, l, n, kz, z, r, wrap, cpml, stream);
   }
   TESSERA_CUDA_CHECK(cudaGetLastError());
+}
+
+FusedStretches fused_stretches(std::int64_t nz, int kz, FusedPart part) {
+  const int all = kz > 0 ? int((nz + kz - 1) / kz) : 0;
+  // Stretch 0 recomputes the H of the low ghost plane, the last one reads E in the high one.
+  const bool split = all >= 3;
+  switch (part) {
+    case FusedPart::inner:
+      return split ? FusedStretches{1, 1, all - 2} : FusedStretches{0, 1, 0};
+    case FusedPart::outer:
+      return split ? FusedStretches{0, all - 1, 2} : FusedStretches{0, 1, all};
+    case FusedPart::all:
+      break;
+  }
+  return {0, 1, all};
 }
 
 FusedShape fused_shape(const Index3& n, int tile_y, int stretches) {

@@ -41,7 +41,7 @@ bool CudaEngine::enable_fused(std::string& why) {
   return true;
 }
 
-void CudaEngine::update_fused() {
+void CudaEngine::update_fused(FusedPart part) {
   if (!spare_[0]) throw std::logic_error("CudaEngine::update_fused without enable_fused");
   const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
   const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
@@ -81,8 +81,9 @@ void CudaEngine::update_fused() {
       f.h_out[0] = st.h_psi_spare[0].data();
       f.h_out[1] = st.h_psi_spare[1].data();
     }
-  launch_fused_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n,
-                     fused_shape_, recompute, wrap, cpml, compute_);
+  launch_fused_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, fused_shape_,
+                     fused_stretches(domain_.n[2], fused_shape_.kz, part), recompute, wrap, cpml, compute_);
+  if (part == FusedPart::inner) return;  // the outer stretches still read and write these copies
   for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
   if (fused_cpml_)
     for (SlabState& st : slabs_) {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <random>
 
+#include <fmt/format.h>
+
 #include "comm/cart.hpp"
 #include "comm/collectives.hpp"
 #include "comm/transport.hpp"
@@ -397,6 +399,80 @@ TEST(FdtdDecomposition, OnlyGhostsFromAnotherRankArriveLate) {
   const int z = walls.coords()[2];
   EXPECT_EQ(wall_ghosts->filled_late(HalfStep::e_for_h)[2], z < p - 1);
   EXPECT_EQ(wall_ghosts->filled_late(HalfStep::h_for_e)[2], z > 0);
+}
+
+// The fused sweep's ghosts (HalfStep::fused): along every axis cut into ranks, E's three
+// components in both ghost layers and H's two tangential ones in the low layer hold the
+// neighbour's cells, on every rank grid, with periodic axes and with walls. A grid cut along z
+// alone sends whole planes (no packing); the others go through the packed halo exchange.
+TEST(FdtdDecomposition, FusedGhostsHoldTheNeighboursCells) {
+  auto& ctx = context();
+  const int p = ctx.size();
+  auto transport = comm::make_transport(ctx, Backend::cpu, "auto").transport;
+  // A random value per component and global cell (a fixed seed): what the owner holds there.
+  const auto value = [](int c, std::int64_t i, std::int64_t j, std::int64_t k) {
+    std::uint64_t x = 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(1 + c + 7 * (i + 131 * (j + 131 * k)));
+    x = (x ^ (x >> 31)) * 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    return static_cast<float>(double(x >> 40) / double(1 << 24) - 0.5);
+  };
+  const Index3 cells{3 + p, 2 + p, 4 + p};
+  for (const bool periodic : {true, false}) {
+    for (const auto& dims : rank_grids(p)) {
+      comm::CartDecomposition decomp(ctx, cells, dims, {periodic, periodic, periodic});
+      const LocalDomain d = local_domain(decomp);
+      Model m = fdtd::test::box_model(cells);
+      auto engine = make_cpu_engine(d, h_coefficients(m));
+      const Layout l = engine->layout();
+      std::vector<float> host(static_cast<std::size_t>(l.elements()));
+      for (int c = 0; c < kComponents; ++c) {
+        std::fill(host.begin(), host.end(), 0.0f);
+        for (std::int64_t k = 0; k < d.n[2]; ++k)
+          for (std::int64_t j = 0; j < d.n[1]; ++j)
+            for (std::int64_t i = 0; i < d.n[0]; ++i)
+              host[static_cast<std::size_t>(l.at(i, j, k))] =
+                  value(c, i + d.offset[0], j + d.offset[1], k + d.offset[2]);
+        engine->upload(c, host);
+      }
+      auto ghosts = make_halo_ghosts(decomp, *transport, l);
+      ghosts->begin(HalfStep::fused, *engine);
+      ghosts->finish(HalfStep::fused, *engine);
+
+      const std::string where = fmt::format("ranks {}x{}x{}{} on rank {}", dims[0], dims[1], dims[2],
+                                            periodic ? ", periodic" : ", walls", ctx.rank());
+      std::int64_t checked = 0;
+      for (int c = 0; c < kComponents; ++c) {
+        engine->download(c, host);
+        for (int a = 0; a < 3; ++a) {
+          if (dims[a] == 1) continue;  // not cut: the sweep wraps or walls it itself
+          for (int side = 0; side < 2; ++side) {
+            if (decomp.neighbor(a, side) == MPI_PROC_NULL) continue;
+            // E both sides; H only its tangential components, only low.
+            const bool wanted = c < 3 || (side == 0 && c != 3 + a);
+            if (!wanted) continue;
+            std::int64_t wrong = 0;
+            Box face = d.local();
+            face.lo[a] = side == 0 ? -1 : d.n[a];
+            face.hi[a] = face.lo[a] + 1;
+            for (std::int64_t k = face.lo[2]; k < face.hi[2]; ++k)
+              for (std::int64_t j = face.lo[1]; j < face.hi[1]; ++j)
+                for (std::int64_t i = face.lo[0]; i < face.hi[0]; ++i) {
+                  Index3 g{i + d.offset[0], j + d.offset[1], k + d.offset[2]};
+                  g[a] = (g[a] + cells[a]) % cells[a];
+                  wrong += host[static_cast<std::size_t>(l.at(i, j, k))] != value(c, g[0], g[1], g[2]);
+                  ++checked;
+                }
+            EXPECT_EQ(wrong, 0) << kComponentName[c] << " in the " << (side == 0 ? "low" : "high") << " "
+                                << char('x' + a) << " ghost layer, " << where;
+          }
+        }
+      }
+      // Every rank with a cut axis has a neighbour somewhere (two ranks or more on it).
+      if (dims[0] * dims[1] * dims[2] > 1 && periodic) {
+        EXPECT_GT(checked, 0) << where;
+      }
+    }
+  }
 }
 
 TEST(FdtdDecomposition, TheComparisonCanFail) {
