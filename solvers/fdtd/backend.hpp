@@ -207,11 +207,14 @@ class Engine {
   // update_blocked(steps): `steps` (2 <= steps <= the enabled most) whole steps in one pass
   // over memory, each H and E over the whole local box and then zero_tangential_e(a) for
   // every axis a whose low side has no neighbour; bitwise what those calls give, step by
-  // step. The cuda engine, like update_fused, reads the current copy and writes the other,
-  // which becomes current; the cpu engine's pass is a reference (those steps one after the
-  // other over boxes that shrink towards the neighbours, in place), not a faster update.
-  // Neighbours only along z (a periodic x or y axis this rank spans alone wraps), no
-  // CPML, TFSF or dispersive materials, and nothing may act between the steps of one pass.
+  // step. Like update_fused it reads the current copy and writes the other, which becomes
+  // current (the cpu engine's pass is a reference, not a faster update: those steps one after
+  // the other, over boxes that shrink towards the neighbours, on a copy of the fields).
+  // Neighbours only along z (a periodic x or y axis this rank spans alone wraps), no TFSF or
+  // dispersive materials, and nothing may act between the steps of one pass. CPML slabs (one
+  // rank only: no z neighbour) are the caller's: the pass applies no correction, and the
+  // Stepper redoes the cells the slabs reach from the previous copy (swap_copies,
+  // copy_to_previous).
   // Before a pass, the `steps` planes beyond each z face with a neighbour must hold its fields
   // (Ghosts::exchange_pass), and, once, its material indices: the pass computes them again.
   // enable_blocked allocates the second copy and takes passes of up to `steps`; false, with
@@ -221,6 +224,11 @@ class Engine {
     return false;
   }
   virtual void update_blocked(int) { throw std::logic_error("update_blocked without enable_blocked"); }
+  // After enable_fused or enable_blocked: swap_copies makes the previous copy current and the
+  // current one previous; copy_to_previous(box) copies the six components of the box's cells
+  // from the current copy into the previous one.
+  virtual void swap_copies() { throw std::logic_error("swap_copies without a second copy"); }
+  virtual void copy_to_previous(const Box&) { throw std::logic_error("copy_to_previous without a second copy"); }
   // Planes beyond the ghost plane on each z side that the arrays of base() and material_base()
   // extend to (plane k of an array starts at base + layout().at(-1, -1, k) for -1 - deep_planes()
   // <= k <= n + deep_planes()); 0 where the engine has no blocked sweep or no z neighbour.

@@ -262,6 +262,18 @@ void bench_size(BenchRun& b, std::int64_t n) {
             fmt::format("CPML inside the fused sweep, {:.2f}x the split cpml step; overhead {:+.1f}% over pec split",
                         t / tf, 100 * (tf / t_pec - 1)),
             cube(n));
+      // The blocked sweep, its passes free of CPML, the cells within k of a slab redone by
+      // split steps after each (a timed call: k steps, one pass and its redo).
+      constexpr int k = 4;
+      auto bl = single_rank_stepper(bench_model(n, true, false, Sweep::blocked, k), b.backend);
+      const double tb = single(time_local(bl->engine(), repeat, [&] {
+                          for (int q = 0; q < k; ++q) bl->step();
+                        })) / k;
+      b.row(fmt::format("step cpml {} (6 faces) blocked k={}", bl->model().cpml.thickness, k), cells, tb,
+            fmt::format("passes without CPML, then split steps over the cells within {} of a slab; {:.2f}x the fused "
+                        "cpml step",
+                        2 * k, tf / tb),
+            cube(n));
     }
   }
   // A Drude metal in every cell (f_p 20 GHz, gamma 1 GHz: stable at courant 0.99 with 1 mm

@@ -16,7 +16,8 @@ std::string blocked_refusal(const LocalDomain& domain, int steps, int deep_plane
   if ((domain.remote(2, 0) || domain.remote(2, 1)) && (steps > deep_planes + 1 || domain.n[2] < steps))
     return "this rank holds " + std::to_string(domain.n[2]) + " z layers, fewer than the " + std::to_string(steps) +
            " steps of a pass (a neighbour's pass reads that many of them)";
-  if (cpml) return "CPML slabs correct H and E within each step, which the blocked sweep does not do";
+  if (cpml && (domain.remote(2, 0) || domain.remote(2, 1)))
+    return "CPML slabs with z neighbours (the cells the slabs reach are redone on one rank only)";
   if (acts_within_step) return "dispersive materials or a TFSF box act within each step";
   return "";
 }

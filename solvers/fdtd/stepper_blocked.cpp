@@ -37,6 +37,11 @@ void Stepper::choose_blocked() {
                      "faster there (fdtd.sweep = \"blocked\" takes it)";
     return;
   }
+  if (!forced && !slabs_.empty()) {
+    sweep_reason_ += "; not blocked: with CPML auto keeps the fused sweep until the blocked one, which redoes the "
+                     "cells the slabs reach by split steps, is measured faster (fdtd.sweep = \"blocked\" takes it)";
+    return;
+  }
   // Something that acts after every step leaves nothing to hold back: auto keeps the fused
   // sweep; a forced blocked sweep runs, one fused step at a time, and says so.
   std::string every;
@@ -76,10 +81,35 @@ void Stepper::choose_blocked() {
   // materials once now, their fields before every pass (run_pass).
   const bool across = domain_.remote(2, 0) || domain_.remote(2, 1);
   ghosts_->exchange_pass(*engine_, block_steps_, true);
+  std::string cpml;
+  if (!slabs_.empty()) {
+    // A slab's corrections reach k cells further in k steps (H reads E at +1, E reads H at
+    // -1): those are redone; k more cells around them start from the wrong neighbours at their
+    // edge and are exact nowhere, but shield the kept cells for k steps.
+    const auto grown = [&](std::int64_t by) {
+      std::vector<Box> boxes;
+      for (const CpmlSlab& sl : slabs_) {
+        Box b = sl.local;
+        for (int a = 0; a < 3; ++a) {
+          b.lo[a] -= by;
+          b.hi[a] += by;
+        }
+        boxes.push_back(intersect(b, domain_.local()));
+      }
+      return disjoint_cover(boxes);
+    };
+    redo_keep_ = grown(block_steps_);
+    redo_compute_ = grown(2 * block_steps_);
+    std::int64_t redone = 0;
+    for (const Box& b : redo_compute_) redone += b.cells();
+    cpml = fmt::format("; after each pass the {:.1f}% of the cells within {} of a CPML slab are redone by split steps",
+                       100.0 * double(redone) / double(std::max<std::int64_t>(domain_.local().cells(), 1)),
+                       2 * block_steps_);
+  }
   sweep_reason_ = fmt::format(
-      "blocked (up to {} steps per pass over memory{}; a step after which a source, probe or monitor acts ends a pass, "
-      "a lone step runs {}{}){}",
-      block_steps_, across ? ", one exchange of that many z planes per pass" : "", fused_ ? "fused" : "split",
+      "blocked (up to {} steps per pass over memory{}{}; a step after which a source, probe or monitor acts ends a "
+      "pass, a lone step runs {}{}){}",
+      block_steps_, across ? ", one exchange of that many z planes per pass" : "", cpml, fused_ ? "fused" : "split",
       model_.sources.empty() && model_.plane_waves.empty()
           ? ""
           : "; soft sources and sheets act until their value rounds to zero in float32, passes follow",
@@ -140,12 +170,40 @@ void Stepper::run_pass(int steps) {
     TESSERA_PROFILE_SYNC("fdtd.update_blocked", e.compute_stream());
     e.update_blocked(steps);  // the PEC walls' zeroing after each step included
     ++blocked_passes_;
+    if (!slabs_.empty()) redo_cpml_surroundings(steps);
     return;
   }
   // One step: step()'s bulk update with nothing acting after it but the walls.
-  if (fused_) fused_bulk();
-  else split_bulk();
+  if (fused_) {
+    fused_bulk();
+    if (!slabs_.empty() && !cpml_in_sweep_) repair_cpml();
+  } else {
+    split_bulk();
+  }
   for (int a : pec_axes_) e.zero_tangential_e(a);
+}
+
+void Stepper::redo_cpml_surroundings(int steps) {
+  // From the fields before the pass (the previous copy, made current for this), the split
+  // step `steps` times over redo_compute_ with the CPML and the walls; then the kept cells go
+  // into the pass's copy, which becomes current again. One rank: the ghost exchanges only
+  // wrap the periodic axes it spans, whose whole length every redo box covers.
+  Engine& e = *engine_;
+  TESSERA_PROFILE_SYNC("fdtd.cpml", e.compute_stream());
+  e.swap_copies();
+  for (int s = 0; s < steps; ++s) {
+    ghosts_->begin(HalfStep::e_for_h, e);
+    ghosts_->finish(HalfStep::e_for_h, e);
+    for (const Box& b : redo_compute_) e.update_h(b);
+    for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_h(static_cast<int>(k));
+    ghosts_->begin(HalfStep::h_for_e, e);
+    ghosts_->finish(HalfStep::h_for_e, e);
+    for (const Box& b : redo_compute_) e.update_e(b);
+    for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_e(static_cast<int>(k));
+    for (int a : pec_axes_) e.zero_tangential_e(a);
+  }
+  for (const Box& b : redo_keep_) e.copy_to_previous(b);
+  e.swap_copies();
 }
 
 }  // namespace tessera::fdtd

@@ -243,8 +243,32 @@ class CpuEngine final : public Engine {
     why = blocked_refusal(domain_, steps, deep_planes_, !slabs_.empty(),
                           !disp_.box.empty() || !tfsf_[0].empty() || !tfsf_[1].empty());
     if (!why.empty()) return false;
+    // The previous copy (backend.hpp: the pass reads one copy and leaves it intact).
+    for (int c = 0; c < kComponents; ++c) spare_store_[c].assign(store_[c].size(), 0.0f);
     blocked_steps_ = steps;
     return true;
+  }
+
+  void swap_copies() override {
+    if (spare_store_[0].empty()) throw std::logic_error("CpuEngine::swap_copies without enable_blocked");
+    for (int c = 0; c < kComponents; ++c) {
+      store_[c].swap(spare_store_[c]);  // the vectors' buffers trade places, base_ follows
+      base_[c] = store_[c].data() + lead_;
+    }
+  }
+
+  void copy_to_previous(const Box& b) override {
+    if (spare_store_[0].empty()) throw std::logic_error("CpuEngine::copy_to_previous without enable_blocked");
+    for (int c = 0; c < kComponents; ++c) {
+      const float* from = base_[c];
+      float* to = spare_store_[c].data() + lead_;
+#pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
+      for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z)
+        for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
+          const std::int64_t row = layout_.at(b.lo[0], y, z);
+          std::copy(from + row, from + row + b.extent(0), to + row);
+        }
+    }
   }
 
   // The steps one after the other, each over the layers whose values stay exact: with a z
@@ -256,6 +280,9 @@ class CpuEngine final : public Engine {
     if (blocked_steps_ == 0 || steps < 2 || steps > blocked_steps_)
       throw std::logic_error("CpuEngine::update_blocked: " + std::to_string(steps) + " steps, enabled for 2.." +
                              std::to_string(blocked_steps_));
+    // On a copy: the fields before the pass stay in the previous one.
+    for (int c = 0; c < kComponents; ++c) std::copy(store_[c].begin(), store_[c].end(), spare_store_[c].begin());
+    swap_copies();
     const Index3& n = domain_.n;
     const bool lo = domain_.remote(2, 0), hi = domain_.remote(2, 1);
     for (int s = 1; s <= steps; ++s) {
@@ -488,6 +515,7 @@ class CpuEngine final : public Engine {
   std::int64_t lead_ = kLeadPad;  // every array's base in its allocation
   int blocked_steps_ = 0;         // enable_blocked
   std::array<std::vector<float>, kComponents> store_;
+  std::array<std::vector<float>, kComponents> spare_store_;  // the previous copy (enable_blocked)
   float* base_[kComponents]{};
   std::vector<MaterialIndex> mat_store_;
   std::vector<Material> table_;

@@ -179,13 +179,16 @@ __global__ void cpml_cells(FieldPtrs f, float* __restrict__ psi_a, float* __rest
 
 // ---- small kernels ----
 
-// E of the box's cells from one copy of the fields into the other (fused_restore_e).
+// E (and H where `from` has it) of the box's cells from one copy of the fields into the other
+// (fused_restore_e, copy_to_previous).
 __global__ void copy_cells(FieldPtrs from, FieldPtrs to, Layout l, BoxArgs box) {
   int i, j, k;
   std::int64_t flat;
   if (!plane_cell(box, i, j, k, flat)) return;
   const std::int64_t c = l.at(i, j, k);
   for (int p = 0; p < 3; ++p) to.e[p][c] = from.e[p][c];
+  if (from.h[0])
+    for (int p = 0; p < 3; ++p) to.h[p][c] = from.h[p][c];
 }
 
 __global__ void zero_plane(float* a, float* b, Layout l, BoxArgs box) {
@@ -528,6 +531,21 @@ void CudaEngine::fused_restore_e(const Box& b) {
   copy_cells<<<plane_grid(b), kThreads, 0, compute_>>>(
       FieldPtrs{{spare_[kEx], spare_[kEy], spare_[kEz]}, {}}, FieldPtrs{{base_[kEx], base_[kEy], base_[kEz]}, {}},
       layout_, box_args(b));
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+void CudaEngine::swap_copies() {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::swap_copies without a second copy");
+  for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
+}
+
+void CudaEngine::copy_to_previous(const Box& b) {
+  if (!spare_[0]) throw std::logic_error("CudaEngine::copy_to_previous without a second copy");
+  if (b.empty()) return;
+  copy_cells<<<plane_grid(b), kThreads, 0, compute_>>>(
+      FieldPtrs{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}},
+      FieldPtrs{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}}, layout_,
+      box_args(b));
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 

@@ -134,6 +134,8 @@ class CudaEngine final : public Engine {
   bool fuse_cpml() override;
   void fused_cpml_h(int slab) override;
   void fused_restore_e(const Box& box) override;
+  void swap_copies() override;
+  void copy_to_previous(const Box& box) override;
   bool enable_blocked(int steps, std::string& why) override;
   void update_blocked(int steps) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;

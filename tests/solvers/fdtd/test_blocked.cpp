@@ -6,8 +6,9 @@
 //    step's fields; sources (acting every step) leave auto on the fused sweep and a forced
 //    blocked sweep one fused step at a time, bitwise the split step all the same;
 //  - auto takes it where it applies and says why not elsewhere; a forced blocked sweep where
-//    it cannot run is refused with the reason (CPML);
-//  - the cpu engine's reference pass gives the split steps' bits (no device needed).
+//    it cannot run is refused with the reason; with CPML (one rank) the cells the slabs reach
+//    are redone after each pass, bitwise the split step, fields and psi;
+//  - the cpu engine's reference pass gives the split steps' bits (no device needed), CPML too.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -68,6 +69,54 @@ StepperHandle make_stepper(const Model& model, Sweep sweep, int block_steps, Bac
 void expect_same_fields(Stepper& a, Stepper& b, const std::string& what) {
   const auto fa = fdtd::test::owned_fields(a), fb = fdtd::test::owned_fields(b);
   for (int c = 0; c < kComponents; ++c) EXPECT_EQ(fa[c], fb[c]) << kComponentName[c] << " " << what;
+}
+
+// CPML under the blocked sweep (one rank): after each pass the cells within k of a slab are
+// redone by split steps from the fields before it. Slabs on one face and on two (beside a
+// periodic y and z and per-cell materials), on all six, thin and thick, k = 2, 3, 4, 14 steps
+// (passes and a lone step): fields and every psi array equal the split run's bits.
+void expect_cpml_surroundings_redone(Backend backend) {
+  struct Case {
+    const char* name;
+    int thickness;
+    bool six, periodic;
+  };
+  for (const Case& c : {Case{"x low, periodic y z", 3, false, true}, Case{"x low, z high", 5, false, false},
+                        Case{"six faces", 4, true, false}, Case{"six faces, thin", 1, true, false}})
+    for (const int k : {2, 3, 4}) {
+      Model m = blocked_model({29, 23, 26}, 40 + k, false, c.periodic);
+      m.faces[0] = {FaceKind::cpml, FaceKind::pec};
+      if (!c.periodic) m.faces[2] = {FaceKind::pec, FaceKind::cpml};
+      if (c.six)
+        for (auto& faces : m.faces) faces = {FaceKind::cpml, FaceKind::cpml};
+      m.cpml.thickness = c.thickness;
+      m.cpml.kappa_max = 3;
+      m.cpml.alpha_max = 0.05;
+      const std::string what = std::string(c.name) + ", thickness " + std::to_string(c.thickness) +
+                               ", k=" + std::to_string(k) + " on " + std::string(to_string(backend));
+      auto blocked = make_stepper(m, Sweep::blocked, k, backend);
+      auto split = make_stepper(m, Sweep::split, k, backend);
+      ASSERT_EQ(blocked->block_steps(), k) << blocked->sweep_reason();
+      EXPECT_NE(blocked->sweep_reason().find("of the cells within " + std::to_string(2 * k) + " of a CPML slab"),
+                std::string::npos)
+          << blocked->sweep_reason();
+      blocked->engine().fill_random(23);
+      split->engine().fill_random(23);
+      for (int n = 0; n < 14; ++n) {
+        blocked->step();
+        split->step();
+      }
+      EXPECT_GE(blocked->blocked_passes(), 13 / k) << what;
+      expect_same_fields(*blocked, *split, what);
+      ASSERT_EQ(blocked->slabs().size(), split->slabs().size());
+      for (std::size_t sl = 0; sl < blocked->slabs().size(); ++sl)
+        for (int w = 0; w < 4; ++w) {
+          std::vector<float> a(static_cast<std::size_t>(blocked->slabs()[sl].local.cells())), b(a.size());
+          blocked->engine().download_psi(static_cast<int>(sl), w, a);
+          split->engine().download_psi(static_cast<int>(sl), w, b);
+          EXPECT_EQ(a, b) << "psi " << w << " of slab " << sl << ", " << what;
+        }
+    }
 }
 
 }  // namespace
@@ -249,20 +298,19 @@ TEST(FdtdGpuBlocked, AutoChoosesWhereItApplies) {
   m.cpml.thickness = 4;
   auto c = make_stepper(m, Sweep::automatic, 3);
   EXPECT_EQ(c->block_steps(), 0);
-  EXPECT_NE(c->sweep_reason().find("not blocked: CPML slabs"), std::string::npos) << c->sweep_reason();
-  try {
-    make_stepper(m, Sweep::blocked, 3);
-    ADD_FAILURE() << "a forced blocked sweep with CPML ran";
-  } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("fdtd.sweep = \"blocked\" is not possible for this run: CPML slabs"),
-              std::string::npos)
-        << e.what();
-  }
+  EXPECT_NE(c->sweep_reason().find("not blocked: with CPML auto keeps the fused sweep"), std::string::npos)
+      << c->sweep_reason();
+  EXPECT_EQ(make_stepper(m, Sweep::blocked, 3)->block_steps(), 3);  // forced: the slabs' surroundings redone
+}
+
+TEST(FdtdGpuBlocked, CpmlSurroundingsRedoneGiveTheSplitStepsBits) {
+  TESSERA_REQUIRE_GPU();
+  expect_cpml_surroundings_redone(Backend::cuda);
 }
 
 // No device needed: the cpu engine's blocked sweep (a reference: the steps one after the other)
 // gives the split steps' bits on PEC and periodic grids, a lone step included; auto keeps the
-// split step on the cpu (no fused sweep, no faster pass); CPML is refused with the reason.
+// split step on the cpu (no fused sweep, no faster pass).
 TEST(FdtdBlocked, CpuEngineBlockedSweepGivesTheSplitStepsBits) {
   for (const bool periodic : {false, true})
     for (const int k : {2, 4}) {
@@ -282,15 +330,6 @@ TEST(FdtdBlocked, CpuEngineBlockedSweepGivesTheSplitStepsBits) {
   const Model m = blocked_model({12, 10, 8}, 1, true, false);
   auto a = make_stepper(m, Sweep::automatic, 3, Backend::cpu);
   EXPECT_EQ(a->block_steps(), 0) << a->sweep_reason();
-  Model with_cpml = m;
-  with_cpml.faces[0] = {FaceKind::cpml, FaceKind::cpml};
-  with_cpml.cpml.thickness = 3;
-  try {
-    make_stepper(with_cpml, Sweep::blocked, 3, Backend::cpu);
-    ADD_FAILURE() << "a forced blocked sweep with CPML ran on the cpu engine";
-  } catch (const InputError& err) {
-    EXPECT_NE(std::string(err.what()).find("fdtd.sweep = \"blocked\" is not possible for this run: CPML slabs"),
-              std::string::npos)
-        << err.what();
-  }
 }
+
+TEST(FdtdBlocked, CpuEngineCpmlSurroundingsRedoneGiveTheSplitStepsBits) { expect_cpml_surroundings_redone(Backend::cpu); }
