@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -352,22 +353,35 @@ void bench_size(BenchRun& b, std::int64_t n) {
   }
   // The blocked sweep's kernel alone, k steps a call, and its bits against k split steps
   // with the PEC walls' zeroing (what a pass does after each step).
-  for (const int k : kBlockedSteps) {
-    e.fill_random(seed);
-    const double t = single(time_local(e, repeat, [&] { e.update_blocked(k); })) / k;
-    e.fill_random(seed);
-    e.update_blocked(k);
-    const std::uint64_t blocked = field_hash(e);
-    e.fill_random(seed);
-    for (int q = 0; q < k; ++q) {
-      own();
-      for (int a = 0; a < 3; ++a) e.zero_tangential_e(a);
+  const auto blocked_rows = [&](const std::string& tile) {
+    for (const int k : kBlockedSteps) {
+      e.fill_random(seed);
+      const double t = single(time_local(e, repeat, [&] { e.update_blocked(k); })) / k;
+      e.fill_random(seed);
+      e.update_blocked(k);
+      const std::uint64_t blocked = field_hash(e);
+      e.fill_random(seed);
+      for (int q = 0; q < k; ++q) {
+        own();
+        for (int a = 0; a < 3; ++a) e.zero_tangential_e(a);
+      }
+      const bool same = field_hash(e) == blocked;
+      b.row(fmt::format("tessera blocked sweep k={}{}", k, tile), cells, t,
+            fmt::format("{}; {} steps {}", blocked_note(k, kFusedBytesPerCell + 1), k,
+                        same ? "bitwise equal to the split kernels" : "DIFFER FROM tessera"),
+            cube(n), (kFusedBytesPerCell + 1) / k);
     }
-    const bool same = field_hash(e) == blocked;
-    b.row(fmt::format("tessera blocked sweep k={}", k), cells, t,
-          fmt::format("{}; {} steps {}", blocked_note(k, kFusedBytesPerCell + 1), k,
-                      same ? "bitwise equal to the split kernels" : "DIFFER FROM tessera"),
-          cube(n), (kFusedBytesPerCell + 1) / k);
+  };
+  blocked_rows("");
+  // The other tile shape (32 x 16: two blocks per SM, a smaller share of inner columns:
+  // (32 - 2k)(16 - 2k) of 512), unless TESSERA_FDTD_BLOCKED_TILE already chose one for the
+  // whole run: the engine reads it when the sweep is enabled.
+  if (!env::get_integers("TESSERA_FDTD_BLOCKED_TILE")) {
+    ::setenv("TESSERA_FDTD_BLOCKED_TILE", "16", 1);
+    const bool again = e.enable_blocked(kMaxBenchBlocked, why);
+    ::unsetenv("TESSERA_FDTD_BLOCKED_TILE");
+    if (again) blocked_rows(" tile 32x16");
+    e.enable_blocked(kMaxBenchBlocked, why);  // the default shape again
   }
 }
 
