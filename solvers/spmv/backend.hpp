@@ -118,6 +118,11 @@ class Engine {
   virtual void gather(const T* x, const local_index* index, std::int64_t n, T* out) = 0;
   // y[index[i]] += v[i], i < n (index distinct: the ghost block's rows into the full y).
   virtual void scatter_add(const T* v, const local_index* index, std::int64_t n, T* y) = 0;
+  // y[rows[r]] += sum over q in [rp[r], rp[r + 1]) of val[q] x[col[q]], r < n, each row's sum
+  // from zero in q order (rows distinct): a short-rowed block's product and its scatter in
+  // one pass (the distributed product's ghost rows).
+  virtual void add_rows(std::int64_t n, const std::int64_t* rp, const local_index* col, const T* val, const T* x,
+                        const local_index* rows, T* y) = 0;
   virtual void fill(T* y, T value, std::int64_t n) = 0;
   // sum a[i] b[i] in double (waits).
   virtual double dot(const T* a, const T* b, std::int64_t n) = 0;

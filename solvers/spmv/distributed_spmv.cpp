@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include "comm/collectives.hpp"
@@ -42,12 +43,28 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
                                        engine.memory() == Memory::host ? "host" : "device"));
   local_ = engine.prepare(a.local);
   std::vector<local_index> rows;
-  ghost_ = engine.prepare(compress_rows(a.ghost, rows));
+  const CsrBlock<T> ghost = compress_rows(a.ghost, rows);
+  ghost_ = engine.prepare(ghost);
   const GhostPlan& p = a.plan;
   const Memory m = engine.memory();
   ghost_rows_ = Array<local_index>(m, rows.size());
   ghost_rows_.upload(rows);
-  ghost_y_ = Array<T>(m, rows.size());
+  // Short ghost rows (a stencil's faces: one or two entries) are summed and added into y by
+  // one kernel (add_rows); long ones (a power-law matrix's hubs) keep the variant's product
+  // and a scatter, which balance them.
+  std::int64_t longest = 0;
+  for (std::int64_t r = 0; r < ghost.rows; ++r) longest = std::max(longest, ghost.row_ptr[r + 1] - ghost.row_ptr[r]);
+  short_ghost_rows_ = longest <= kShortGhostRow;
+  if (short_ghost_rows_) {
+    ghost_rp_ = Array<std::int64_t>(m, ghost.row_ptr.size());
+    ghost_rp_.upload(ghost.row_ptr);
+    ghost_col_ = Array<local_index>(m, ghost.col.size());
+    ghost_col_.upload(ghost.col);
+    ghost_val_ = Array<T>(m, ghost.val.size());
+    ghost_val_.upload(ghost.val);
+  } else {
+    ghost_y_ = Array<T>(m, rows.size());
+  }
   send_index_ = Array<local_index>(m, p.send_index.size());
   send_index_.upload(p.send_index);
   send_buf_ = Array<T>(m, p.send_index.size());
@@ -87,8 +104,13 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
   marks_[3].record(s, device);
   if (ghost_->info().rows > 0) {
     TESSERA_PROFILE("spmv.ghost");
-    engine_.multiply(*ghost_, ghost_x_.data(), ghost_y_.data(), false);
-    engine_.scatter_add(ghost_y_.data(), ghost_rows_.data(), ghost_->info().rows, y);
+    if (short_ghost_rows_) {
+      engine_.add_rows(ghost_->info().rows, ghost_rp_.data(), ghost_col_.data(), ghost_val_.data(), ghost_x_.data(),
+                       ghost_rows_.data(), y);
+    } else {
+      engine_.multiply(*ghost_, ghost_x_.data(), ghost_y_.data(), false);
+      engine_.scatter_add(ghost_y_.data(), ghost_rows_.data(), ghost_->info().rows, y);
+    }
   }
   marks_[4].record(s, device);
   {

@@ -5,7 +5,8 @@
 //   2. multiply the local block (owned columns only) while the ghosts travel;
 //   3. finish the exchange and multiply the ghost block, which holds only the rows that have
 //      ghost entries (a compressed row list, as PETSc's off-diagonal block), then add those
-//      sums into their rows of y.
+//      sums into their rows of y (rows of at most 8 entries, a stencil's faces: both in one
+//      kernel, Engine::add_rows).
 // All of it is queued on the engine's stream with no host synchronisation between the local
 // and the ghost product: rows without ghost entries overlap the exchange entirely, and the
 // ghost product costs its own rows, not a pass over every row. The host waits once, at the
@@ -60,7 +61,14 @@ class DistributedSpmv {
   Array<local_index> send_index_;
   Array<T> send_buf_, ghost_x_;
   Array<local_index> ghost_rows_;  // the rows of y that the compressed ghost block adds into
-  Array<T> ghost_y_;               // the ghost block's sums, one per compressed row
+  // Ghost rows of at most kShortGhostRow entries: the compressed block's CSR for add_rows;
+  // else ghost_y_, the variant's sums, one per compressed row, scattered into y.
+  static constexpr std::int64_t kShortGhostRow = 8;
+  bool short_ghost_rows_ = false;
+  Array<std::int64_t> ghost_rp_;
+  Array<local_index> ghost_col_;
+  Array<T> ghost_val_;
+  Array<T> ghost_y_;
   std::array<StreamMark, 5> marks_;  // the phases' boundaries on the engine's stream
   std::vector<comm::Message> sends_, recvs_;
   bool exchange_ = false;  // any rank has ghosts (the same on every rank)

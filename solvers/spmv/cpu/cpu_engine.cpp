@@ -83,6 +83,16 @@ class CpuEngine final : public Engine<T> {
     for (std::int64_t i = 0; i < n; ++i) y[index[i]] += v[i];
   }
 
+  void add_rows(std::int64_t n, const std::int64_t* rp, const local_index* col, const T* val, const T* x,
+                const local_index* rows, T* y) override {
+#pragma omp parallel for num_threads(threads_) schedule(static)
+    for (std::int64_t r = 0; r < n; ++r) {
+      T s = T(0);
+      for (std::int64_t q = rp[r]; q < rp[r + 1]; ++q) s += val[q] * x[col[q]];
+      y[rows[r]] += s;
+    }
+  }
+
   void fill(T* y, T value, std::int64_t n) override {
 #pragma omp parallel for num_threads(threads_) schedule(static)
     for (std::int64_t i = 0; i < n; ++i) y[i] = value;

@@ -198,6 +198,10 @@ class CudaEngine final : public Engine<T> {
   void scatter_add(const T* v, const local_index* index, std::int64_t n, T* y) override {
     gpu::scatter_add(v, index, n, y, stream_.get());
   }
+  void add_rows(std::int64_t n, const std::int64_t* rp, const local_index* col, const T* val, const T* x,
+                const local_index* rows, T* y) override {
+    gpu::add_rows(n, rp, col, val, x, rows, y, stream_.get());
+  }
   void fill(T* y, T value, std::int64_t n) override { gpu::fill(y, value, n, stream_.get()); }
 
   double dot(const T* a, const T* b, std::int64_t n) override {

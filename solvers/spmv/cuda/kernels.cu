@@ -42,6 +42,14 @@ void scatter_add(const T* v, const local_index* index, std::int64_t n, T* y, str
 }
 
 template <class T>
+void add_rows(std::int64_t n, const std::int64_t* rp, const local_index* col, const T* val, const T* x,
+              const local_index* rows, T* y, stream_t s) {
+  if (n == 0) return;
+  add_rows_kernel<<<blocks_for(n), kBlock, 0, s>>>(n, rp, col, val, x, rows, y);
+  TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+template <class T>
 void csr_scalar(std::int64_t rows, const std::int64_t* rp, const local_index* col, const T* val, const T* x, T* y,
                 bool acc, stream_t s) {
   csr_scalar_kernel<<<blocks_for(rows), kBlock, 0, s>>>(rows, rp, col, val, x, y, acc);
@@ -147,6 +155,8 @@ void update_p(double beta, const T* r, const T* d, T* p, std::int64_t n, stream_
   template void fill<T>(T*, T, std::int64_t, stream_t);                                                             \
   template void gather<T>(const T*, const local_index*, std::int64_t, T*, stream_t);                                \
   template void scatter_add<T>(const T*, const local_index*, std::int64_t, T*, stream_t);                           \
+  template void add_rows<T>(std::int64_t, const std::int64_t*, const local_index*, const T*, const T*,              \
+                            const local_index*, T*, stream_t);                                                       \
   template void csr_scalar<T>(std::int64_t, const std::int64_t*, const local_index*, const T*, const T*, T*, bool,  \
                               stream_t);                                                                             \
   template void csr_vector<T>(std::int64_t, const std::int64_t*, const local_index*, const T*, const T*, T*, bool,  \

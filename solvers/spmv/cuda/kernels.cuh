@@ -38,6 +38,18 @@ __global__ void scatter_add_kernel(const T* v, const local_index* index, std::in
     y[index[i]] += v[i];
 }
 
+// Short rows added into rows of y (Engine::add_rows): a thread per row, its sum from zero in
+// CSR order, then one read-modify-write of its row of y.
+template <class T>
+__global__ void add_rows_kernel(std::int64_t n, const std::int64_t* rp, const local_index* col, const T* val,
+                                const T* x, const local_index* rows, T* y) {
+  const std::int64_t r = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (r >= n) return;
+  T s = T(0);
+  for (std::int64_t q = rp[r]; q < rp[r + 1]; ++q) s += val[q] * x[col[q]];
+  y[rows[r]] += s;
+}
+
 // The seed's per-row kernel: a thread per row.
 template <class T>
 __global__ void csr_scalar_kernel(std::int64_t rows, const std::int64_t* rp, const local_index* col, const T* val,

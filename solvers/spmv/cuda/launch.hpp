@@ -35,6 +35,9 @@ void gather(const T* x, const local_index* index, std::int64_t n, T* out, stream
 template <class T>
 void scatter_add(const T* v, const local_index* index, std::int64_t n, T* y, stream_t s);
 template <class T>
+void add_rows(std::int64_t n, const std::int64_t* rp, const local_index* col, const T* val, const T* x,
+              const local_index* rows, T* y, stream_t s);
+template <class T>
 void csr_scalar(std::int64_t rows, const std::int64_t* rp, const local_index* col, const T* val, const T* x, T* y,
                 bool acc, stream_t s);
 template <class T>
