@@ -8,7 +8,8 @@
 // energy, probes, set_step: flush). Outputs and checkpoints reach the fields through engine(),
 // so they see their step's fields. A lone held-back step runs as a fused (cpu: split) step.
 // Across ranks (grids cut along z) each pass of k steps first exchanges k planes next to each
-// z face.
+// z face. With CPML (one rank) each pass is followed by the redo of the cells within k of a
+// slab (redo_cpml_surroundings).
 #include <fmt/format.h>
 
 #include <cmath>
