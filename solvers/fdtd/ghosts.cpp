@@ -79,7 +79,10 @@ class HaloGhosts final : public Ghosts {
   }
 
   std::array<bool, 3> filled_late(HalfStep which) const override {
-    if (which == HalfStep::fused) return {false, false, false};  // the fused sweep waits for all
+    if (which == HalfStep::fused) {  // along every axis cut into ranks, both sides
+      const auto& d = decomp_.dims();
+      return {d[0] > 1, d[1] > 1, d[2] > 1};
+    }
     return late_[side_of(which)];
   }
 

@@ -34,7 +34,8 @@ class Ghosts {
   virtual void finish(HalfStep which, Engine& engine) = 0;
   // Axes whose ghost layer (on the side `which` reads) only finish() fills: the cells next to
   // it wait for the transfer (the Stepper's shell), the others update in between. A periodic
-  // axis that this rank spans alone is wrapped within begin() and needs no shell.
+  // axis that this rank spans alone is wrapped within begin() and needs no shell. For
+  // HalfStep::fused, the axes cut into ranks (the fused sweep can update around z alone).
   virtual std::array<bool, 3> filled_late(HalfStep which) const = 0;
   // Whether `mine` holds on every rank that shares these ghosts (collective where there are
   // several): choices that decide which exchanges run must be the same on all of them.

@@ -255,11 +255,10 @@ void Stepper::choose_sweep() {
   if (able && !fused_) why = "another rank cannot take the fused sweep (dispersive cells or no room for a second copy)";
   if (fused_) {
     sweep_reason_ = "fused (H and E in one pass over memory)";
-    // Ghosts that arrive while the sweep runs: z neighbours alone (whole planes, which only
-    // the end stretches read); TESSERA_FDTD_FUSED_OVERLAP=0 waits for them first.
-    const bool z_only = domain_.remote(2, 0) || domain_.remote(2, 1);
-    const bool x_or_y = domain_.remote(0, 0) || domain_.remote(0, 1) || domain_.remote(1, 0) || domain_.remote(1, 1);
-    fused_overlaps_z_ = z_only && !x_or_y && env::get_boolean("TESSERA_FDTD_FUSED_OVERLAP").value_or(true);
+    // Ghosts that arrive while the sweep runs: along z alone (whole planes, which only the end
+    // stretches read); TESSERA_FDTD_FUSED_OVERLAP=0 waits for them first.
+    const std::array<bool, 3> late = ghosts_->filled_late(HalfStep::fused);
+    fused_overlaps_z_ = late[2] && !late[0] && !late[1] && env::get_boolean("TESSERA_FDTD_FUSED_OVERLAP").value_or(true);
     if (fused_overlaps_z_) sweep_reason_ += "; the z ghost planes travel while the inner z stretches update";
     if (!slabs_.empty()) choose_cpml_path();
   } else if (model_.sweep == Sweep::fused) {

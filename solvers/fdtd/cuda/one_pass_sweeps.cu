@@ -84,7 +84,7 @@ void CudaEngine::update_fused(FusedPart part) {
   launch_fused_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, fused_shape_,
                      fused_stretches(domain_.n[2], fused_shape_.kz, part), recompute, wrap, cpml, compute_);
   if (part == FusedPart::inner) return;  // the outer stretches still read and write these copies
-  for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
+  swap_copies();
   if (fused_cpml_)
     for (SlabState& st : slabs_) {
       std::swap(st.psi[2], st.h_psi_spare[0]);
@@ -138,7 +138,7 @@ void CudaEngine::update_blocked(int steps) {
   const std::array<int, 2> deep{domain_.remote(2, 0) ? steps : 0, domain_.remote(2, 1) ? steps : 0};
   launch_blocked_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, steps,
                        blocked_shape_, wrap, pec, deep, sms_, compute_);
-  for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
+  swap_copies();
 }
 
 }  // namespace tessera::fdtd
