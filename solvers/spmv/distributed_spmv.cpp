@@ -86,10 +86,19 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
   const bool device = engine_.memory() == Memory::device;
   marks_[0].record(s, device);
   std::unique_ptr<comm::Exchange> exchange;
+  const auto post = [&](stream_t on) {
+    TESSERA_PROFILE("spmv.post");  // the ghost exchange, in flight once this returns
+    exchange = transport_.start(sends_, recvs_, on);
+  };
   if (exchange_) {
-    TESSERA_PROFILE("spmv.pack");  // gathers x's sent entries and posts the ghost exchange
+    TESSERA_PROFILE("spmv.pack");  // gathers x's sent entries
     if (!sends_.empty()) engine_.gather(x, send_index_.data(), static_cast<std::int64_t>(send_buf_.size()), send_buf_.data());
-    exchange = transport_.start(sends_, recvs_, s);
+    if (device) {
+      packed_.record(s);
+      packed_.make_wait(post_);
+    } else {
+      post(s);  // host MPI: posted before the local product, which holds the host
+    }
   }
   marks_[1].record(s, device);
   {
@@ -97,9 +106,14 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
     engine_.multiply(*local_, x, y, false);
   }
   marks_[2].record(s, device);
+  if (exchange_ && device) post(post_);  // the host posts while the GPU runs the local product
   if (exchange) {
     TESSERA_PROFILE("spmv.ghost_wait");  // the stream (a host transport: the host) waits for the ghosts
     exchange->finish();
+    if (device) {
+      arrived_.record(post_);
+      arrived_.make_wait(s);
+    }
   }
   marks_[3].record(s, device);
   if (ghost_->info().rows > 0) {

@@ -7,6 +7,10 @@
 //      ghost entries (a compressed row list, as PETSc's off-diagonal block), then add those
 //      sums into their rows of y (rows of at most 8 entries, a stencil's faces: both in one
 //      kernel, Engine::add_rows).
+// On a GPU the exchange is posted from a side stream that waits only for the pack, after the
+// local product is queued: posting (ncclGroupEnd) costs the host about 30 us, which the GPU
+// would otherwise spend idle before the local product (measured: the pack phase 0.032 ms at
+// P = 2 against 0.003 ms with no exchange). The host transport keeps the order above.
 // All of it is queued on the engine's stream with no host synchronisation between the local
 // and the ghost product: rows without ghost entries overlap the exchange entirely, and the
 // ghost product costs its own rows, not a pass over every row. The host waits once, at the
@@ -20,6 +24,7 @@
 #include "comm/transport.hpp"
 #include "solvers/spmv/backend.hpp"
 #include "solvers/spmv/matrix.hpp"
+#include "core/stream.hpp"
 #include "core/timer.hpp"
 
 namespace tessera::spmv {
@@ -70,6 +75,8 @@ class DistributedSpmv {
   Array<T> ghost_val_;
   Array<T> ghost_y_;
   std::array<StreamMark, 5> marks_;  // the phases' boundaries on the engine's stream
+  Stream post_{StreamPriority::high};  // device memory: the exchange's stream (see above)
+  comm::detail::Event packed_, arrived_;  // post_ after the pack; the engine's stream after the ghosts
   std::vector<comm::Message> sends_, recvs_;
   bool exchange_ = false;  // any rank has ghosts (the same on every rank)
 };
