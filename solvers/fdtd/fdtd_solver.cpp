@@ -20,14 +20,19 @@ const char* face_name(FaceKind f) { return f == FaceKind::pec ? "pec" : f == Fac
 }  // namespace
 
 FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck(run.deck)) {
-  // A blocked sweep asked for, no rank grid given: cut z only (what the sweep takes across
-  // ranks) where every rank then holds at least a pass's layers; else MPI_Dims_create's grid.
+  // No rank grid given: cut z only where every rank then holds at least a pass's layers, for
+  // a blocked sweep (what it takes across ranks) and, on a GPU, for auto and fused on up to 4
+  // ranks (the blocked sweep may then run, and the fused sweep hides its whole-plane ghosts
+  // behind its inner stretches: 94.8% weak on 2 H200s, docs/fdtd.md "Across ranks"); else
+  // MPI_Dims_create's grid.
   std::array<int, 3> ranks = model_.ranks;
   const int p = ctx_.size();
-  if (model_.sweep == Sweep::blocked && p > 1 && ranks == std::array<int, 3>{0, 0, 0} &&
+  const bool gpu_sweep = run.backend == Backend::cuda && p <= 4 && model_.sweep != Sweep::split;
+  if ((model_.sweep == Sweep::blocked || gpu_sweep) && p > 1 && ranks == std::array<int, 3>{0, 0, 0} &&
       model_.cells[2] / p >= model_.block_steps) {
     ranks = {1, 1, p};
-    log::info("fdtd: ranks 1x1x{} (fdtd.sweep = \"blocked\" takes grids cut along z only; fdtd.ranks chooses otherwise)",
+    log::info("fdtd: ranks 1x1x{} (the blocked sweep takes grids cut along z only, and the fused sweep overlaps "
+              "whole-plane ghosts there; fdtd.ranks chooses otherwise)",
               p);
   }
   try {

@@ -7,8 +7,8 @@
 //    neighbour's planes next to it hold another material (the table it must compute them with);
 //  - a soft source on the first rank only, a probe on the last: every rank ends its passes at
 //    the same steps (a rank that held a step back while another ran a pass would hang here);
-//  - across ranks auto keeps the fused sweep and says why (until the blocked sweep is measured
-//    faster there); a forced blocked sweep on an x cut is refused on every rank with the reason.
+//  - auto takes the blocked sweep on a z cut (cuda: the split step's bits) and keeps the fused
+//    sweep on an x cut, saying why; a forced blocked sweep on an x cut is refused on every rank.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -180,16 +180,33 @@ TEST_P(FdtdBlockedRanks, ASourceOnOneRankEndsThePassesOfAll) {
   EXPECT_EQ(sb, ss);
 }
 
-TEST_P(FdtdBlockedRanks, AutoKeepsTheFusedSweepAndAnXCutIsRefused) {
+// Auto takes the blocked sweep on a z cut where the fused sweep runs (cuda), with the split
+// step's bits; an x cut keeps the fused sweep under auto and is refused when forced.
+TEST_P(FdtdBlockedRanks, AutoTakesAZCutAndAnXCutIsRefused) {
   const int p = p_;
   const Model m = ranks_model(p, 8, Fill::random_shapes, false);
   auto z_auto = run(m, {1, 1, p}, Sweep::automatic, 4);
-  EXPECT_EQ(z_auto.stepper->block_steps(), 0);
-  if (backend_ == Backend::cuda) {  // (the cpu engine has no fused sweep: auto splits there)
-    EXPECT_TRUE(z_auto.stepper->fused()) << z_auto.stepper->sweep_reason();
-    EXPECT_NE(z_auto.stepper->sweep_reason().find("not blocked: across ranks auto keeps the fused sweep"),
-              std::string::npos)
+  if (backend_ == Backend::cuda) {
+    ASSERT_EQ(z_auto.stepper->block_steps(), 4) << z_auto.stepper->sweep_reason();
+    EXPECT_NE(z_auto.stepper->sweep_reason().find("one exchange of that many z planes per pass"), std::string::npos)
         << z_auto.stepper->sweep_reason();
+    auto split = run(m, {1, 1, p}, Sweep::split, 4);
+    z_auto.stepper->engine().fill_random(17);
+    split.stepper->engine().fill_random(17);
+    for (int n = 0; n < 9; ++n) {  // two passes and a lone step
+      z_auto.stepper->step();
+      split.stepper->step();
+    }
+    EXPECT_EQ(z_auto.stepper->blocked_passes(), 2);
+    EXPECT_EQ(fdtd::test::owned_fields(*z_auto.stepper), fdtd::test::owned_fields(*split.stepper))
+        << "rank " << context().rank();
+    auto x_auto = run(m, {p, 1, 1}, Sweep::automatic, 4);
+    EXPECT_EQ(x_auto.stepper->block_steps(), 0);
+    EXPECT_TRUE(x_auto.stepper->fused()) << x_auto.stepper->sweep_reason();
+    EXPECT_NE(x_auto.stepper->sweep_reason().find("not blocked: this rank has a neighbour along x"), std::string::npos)
+        << x_auto.stepper->sweep_reason();
+  } else {  // the cpu engine has no fused sweep, and its pass is a reference: auto splits
+    EXPECT_EQ(z_auto.stepper->block_steps(), 0) << z_auto.stepper->sweep_reason();
   }
   try {
     auto forced = run(m, {p, 1, 1}, Sweep::blocked, 4);
