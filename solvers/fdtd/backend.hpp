@@ -90,8 +90,9 @@ inline int blocked_deep_planes(const LocalDomain& d) {
 }
 std::string blocked_refusal(const LocalDomain& domain, int steps, int deep_planes, bool cpml, bool acts_within_step);
 
-// The fused sweep whole, or in two parts around a z exchange (Engine::update_fused).
-enum class FusedPart { all, inner, outer };
+// The fused or blocked sweep whole, or in two parts around a z exchange (Engine::update_fused,
+// Engine::update_blocked).
+enum class SweepPart { all, inner, outer };
 
 class Engine {
  public:
@@ -181,14 +182,14 @@ class Engine {
   // ghost is read as it is. Nothing may act between the H and the E update: no TFSF box, no
   // dispersive materials, and CPML only through the two repairs below.
   // enable_fused allocates the second copy; false, with `why`, where the engine cannot.
-  // FusedPart::inner then FusedPart::outer is the same sweep in two launches: inner, the z
+  // SweepPart::inner then SweepPart::outer is the same sweep in two launches: inner, the z
   // stretches that read no z ghost plane (queued while the ghosts of a z-only cut travel),
   // outer, the first and last stretch, after them; outer makes the written copy current.
   virtual bool enable_fused(std::string& why) {
     why = "this engine has no fused sweep";
     return false;
   }
-  virtual void update_fused(FusedPart part = FusedPart::all) {
+  virtual void update_fused(SweepPart part = SweepPart::all) {
     (void)part;
     throw std::logic_error("update_fused without enable_fused");
   }
@@ -217,13 +218,19 @@ class Engine {
   // copy_to_previous).
   // Before a pass, the `steps` planes beyond each z face with a neighbour must hold its fields
   // (Ghosts::exchange_pass), and, once, its material indices: the pass computes them again.
+  // SweepPart::inner then SweepPart::outer is the same pass in two launches, as for
+  // update_fused: inner reads no plane beyond a z face (queued while they travel:
+  // Ghosts::begin_pass), outer makes the written copy current (the cpu engine's reference
+  // pass does it all in outer).
   // enable_blocked allocates the second copy and takes passes of up to `steps`; false, with
   // `why`, where the engine cannot.
   virtual bool enable_blocked(int /*steps*/, std::string& why) {
     why = "this engine has no blocked sweep";
     return false;
   }
-  virtual void update_blocked(int) { throw std::logic_error("update_blocked without enable_blocked"); }
+  virtual void update_blocked(int /*steps*/, SweepPart /*part*/ = SweepPart::all) {
+    throw std::logic_error("update_blocked without enable_blocked");
+  }
   // After enable_fused or enable_blocked: swap_copies makes the previous copy current and the
   // current one previous; copy_to_previous(box) copies the six components of the box's cells
   // from the current copy into the previous one.

@@ -97,15 +97,27 @@ class HaloGhosts final : public Ghosts {
   // z planes are contiguous in every array (x and y are not cut where the blocked sweep runs):
   // each message is `steps` whole planes where they lie, no packing.
   void exchange_pass(Engine& engine, int steps, bool materials) override {
+    if (!materials) {
+      begin_pass(engine, steps);
+      finish_pass(engine);
+      return;
+    }
     if (decomp_.dims()[2] == 1) return;  // z uncut: a periodic z that one rank spans wraps in the pass
-    if (steps < 1 || steps > engine.deep_planes() + 1)
-      throw std::logic_error("exchange_pass: " + std::to_string(steps) + " planes, the engine holds " +
-                             std::to_string(engine.deep_planes() + 1) + " beyond each z face");
+    check_pass_planes(engine, steps);
+    const PlaneArray indices{engine.material_base(), sizeof(MaterialIndex), steps, steps};
+    start_planes({&indices, 1}, engine.compute_stream())->finish();
+  }
+
+  void begin_pass(Engine& engine, int steps) override {
+    if (decomp_.dims()[2] == 1) return;
+    check_pass_planes(engine, steps);
     std::vector<PlaneArray> arrays;
-    if (materials) arrays.push_back({engine.material_base(), sizeof(MaterialIndex), steps, steps});
-    else
-      for (int c = 0; c < kComponents; ++c) arrays.push_back({engine.base(c), sizeof(float), steps, steps});
-    start_planes(arrays, engine.compute_stream())->finish();
+    for (int c = 0; c < kComponents; ++c) arrays.push_back({engine.base(c), sizeof(float), steps, steps});
+    pass_planes_ = start_planes(arrays, engine.compute_stream());
+  }
+
+  void finish_pass(Engine&) override {
+    if (pass_planes_) std::exchange(pass_planes_, nullptr)->finish();
   }
 
  private:
@@ -182,6 +194,12 @@ class HaloGhosts final : public Ghosts {
     return transport_.start(sends, recvs, stream);
   }
 
+  static void check_pass_planes(const Engine& engine, int steps) {
+    if (steps < 1 || steps > engine.deep_planes() + 1)
+      throw std::logic_error("exchange_pass: " + std::to_string(steps) + " planes, the engine holds " +
+                             std::to_string(engine.deep_planes() + 1) + " beyond each z face");
+  }
+
   // E ghosts are read on the high side (H reads E at +1), H ghosts on the low side.
   static int side_of(HalfStep which) { return which == HalfStep::e_for_h ? 1 : 0; }
   bool remote(int side, int a) const { return late_[side][a] || sends_[side][a]; }
@@ -197,6 +215,7 @@ class HaloGhosts final : public Ghosts {
   std::array<std::unique_ptr<comm::HaloExchange>, 3> e_, h_;
   std::unique_ptr<comm::HaloExchange> fused_e_;  // made on the first fused step
   std::unique_ptr<comm::Exchange> fused_planes_;  // in flight between begin and finish (z cut only)
+  std::unique_ptr<comm::Exchange> pass_planes_;   // in flight between begin_pass and finish_pass
   bool fused_exchanges_ = false;
   bool z_cut_only_ = false;  // the fused sweep's ghosts as whole z planes
   std::array<bool, 3> self_{};
@@ -215,6 +234,8 @@ class LocalGhosts final : public Ghosts {
   bool on_every_rank(bool mine) override { return mine; }
   void max_over_ranks(std::span<double>) override {}
   void exchange_pass(Engine&, int, bool) override {}  // one rank: no z neighbour
+  void begin_pass(Engine&, int) override {}
+  void finish_pass(Engine&) override {}
 
   void begin(HalfStep which, Engine& engine) override {
     if (which == HalfStep::fused) {

@@ -48,6 +48,12 @@ class Ghosts {
   // `materials`, the material indices instead (once, before the first pass). Collective; a
   // no-op without z neighbours.
   virtual void exchange_pass(Engine& engine, int steps, bool materials = false) = 0;
+  // The fields' exchange_pass in two halves, for a pass split around it: begin_pass starts the
+  // transfers (after the work queued on the compute stream); finish_pass completes them, and
+  // work queued on the compute stream after it sees the planes. In between the compute stream
+  // may only run what reads no plane beyond a z face (Engine::update_blocked's inner part).
+  virtual void begin_pass(Engine& engine, int steps) = 0;
+  virtual void finish_pass(Engine& engine) = 0;
 };
 
 // Across ranks through comm::HaloExchange: per axis one exchange of the two tangential

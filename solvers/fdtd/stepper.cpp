@@ -325,14 +325,14 @@ void Stepper::fused_bulk() {
   }
   if (fused_overlaps_z_) {
     TESSERA_PROFILE_SYNC("fdtd.update_fused", cs);
-    e.update_fused(FusedPart::inner);
+    e.update_fused(SweepPart::inner);
   }
   {
     TESSERA_PROFILE("fdtd.ghosts");
     ghosts_->finish(HalfStep::fused, e);
   }
   TESSERA_PROFILE_SYNC("fdtd.update_fused", cs);
-  e.update_fused(fused_overlaps_z_ ? FusedPart::outer : FusedPart::all);
+  e.update_fused(fused_overlaps_z_ ? SweepPart::outer : SweepPart::all);
 }
 
 // The split step's H and E (CPML and TFSF included), the interior of each while its ghosts

@@ -113,8 +113,11 @@ class Stepper {
   std::vector<int> pec_axes_;  // axes whose low wall this rank holds (non-periodic)
   bool fused_ = false;
   // The fused sweep's z-stretches away from the faces run while the ghosts of a z-only cut
-  // travel (FusedPart::inner), the two end stretches after them.
+  // travel (SweepPart::inner), the two end stretches after them.
   bool fused_overlaps_z_ = false;
+  // The blocked sweep across ranks: each pass's inner z stretches run while the neighbours'
+  // planes travel (Ghosts::begin_pass), the two end stretches after them.
+  bool blocked_overlaps_z_ = false;
   std::string sweep_reason_;
   bool cpml_in_sweep_ = false;  // the fused sweep applies the CPML itself (Engine::fuse_cpml)
   std::vector<Box> cpml_redo_;  // else the cells its repair redoes (cpml_redo_boxes)

@@ -276,7 +276,8 @@ class CpuEngine final : public Engine {
   // exact up to steps - s planes beyond it and its H one plane further down (E reads H at -z),
   // so the own cells are exact after the last step, as in the cuda pass. A periodic axis this
   // rank spans alone wraps its ghost layer before each update (no exchange runs in a pass).
-  void update_blocked(int steps) override {
+  void update_blocked(int steps, SweepPart part) override {
+    if (part == SweepPart::inner) return;  // a reference: the whole pass in the outer part
     if (blocked_steps_ == 0 || steps < 2 || steps > blocked_steps_)
       throw std::logic_error("CpuEngine::update_blocked: " + std::to_string(steps) + " steps, enabled for 2.." +
                              std::to_string(blocked_steps_));

@@ -57,6 +57,7 @@ struct BlockedArgs {
   std::int64_t pitch, plane;
   int nx, ny, nz;
   int kz;    // layers per z stretch
+  ZStretches stretches;  // the ones this launch marches (blockIdx.z counts them)
   int wrap;  // bit a: axis a is periodic and this rank's alone
   int pec;   // bit a: the low plane of axis a is a PEC wall (tangential E zeroed every step)
   int deep_lo, deep_hi;  // z planes below 0 / from nz up that hold a neighbour's cells (0: none)
@@ -107,7 +108,7 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
   const bool out_col = lane >= K && lane < kLanes - K && ty >= K && ty < V - K && gx < a.nx && gy < a.ny;
   const bool zero_x = (a.pec & 1) && px.c == 0, zero_y = (a.pec & 2) && py.c == 0;
   const std::int64_t column = col_load ? std::int64_t(py.c + 1) * a.pitch + (px.c + 1) : 0;
-  const int z0 = int(blockIdx.z) * a.kz, z1 = min(z0 + a.kz, a.nz);
+  const int z0 = (a.stretches.first + int(blockIdx.z) * a.stretches.step) * a.kz, z1 = min(z0 + a.kz, a.nz);
   const int t0 = z0 - K, iterations = z1 - z0 + 2 * K - 1;
   const int erow = ty * kLanes + lane, erow_up = erow + kLanes;  // E: own row, row +y
   const int hrow = erow + kLanes, hrow_down = erow;              // H: own row, row -y
@@ -214,8 +215,9 @@ template <int K, int V>
 void launch(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
             const HCoeffs& k, const BlockedArgs& a, cudaStream_t stream) {
   constexpr int kTileX = kLanes - 2 * K, kTileY = V - 2 * K;
+  if (a.stretches.count <= 0) return;
   const dim3 grid(unsigned((a.nx + kTileX - 1) / kTileX), unsigned((a.ny + kTileY - 1) / kTileY),
-                  unsigned((a.nz + a.kz - 1) / a.kz));
+                  unsigned(a.stretches.count));
   const dim3 block(kLanes, V);
   const std::size_t bytes = blocked_shared_bytes(K, V);
   const auto kernel = uniform ? blocked_columns<K, V, true> : blocked_columns<K, V, false>;
@@ -257,7 +259,7 @@ int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape
 void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                           bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
                           const BlockedShape& shape, int wrap, int pec, const std::array<int, 2>& deep, int sms,
-                          cudaStream_t stream) {
+                          SweepPart part, cudaStream_t stream) {
   if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
   if (steps < 2 || steps > kMaxBlockedSteps)
     throw std::logic_error("launch_blocked_sweep: steps outside 2.." + std::to_string(kMaxBlockedSteps));
@@ -265,8 +267,24 @@ void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const Mater
     if (planes != 0 && planes < steps)
       throw std::logic_error("launch_blocked_sweep: " + std::to_string(planes) + " neighbour planes for " +
                              std::to_string(steps) + " steps");
-  BlockedArgs a{l.pitch, l.plane(), int(n[0]), int(n[1]), int(n[2]), blocked_stretch_layers(n, steps, shape, sms),
-                wrap, pec, deep[0], deep[1]};
+  int kz = blocked_stretch_layers(n, steps, shape, sms);
+  ZStretches stretches = z_stretches(n[2], kz, SweepPart::all);
+  if (part != SweepPart::all) {
+    // Split around the plane exchange: at least 3 stretches, each of at least `steps` layers,
+    // so that an inner stretch, which reads `steps` layers beyond each end, stays inside the
+    // rank's own layers. Where the rank has too few layers for that, inner is empty and outer
+    // is the whole pass.
+    const int split_kz = std::min<int>(kz, int((n[2] + 2) / 3));
+    const int count = split_kz > 0 ? int((n[2] + split_kz - 1) / split_kz) : 0;
+    const int last = int(n[2]) - (count - 1) * split_kz;
+    if (count >= 3 && split_kz >= steps && last >= steps) {
+      kz = split_kz;
+      stretches = z_stretches(n[2], kz, part);
+    } else if (part == SweepPart::inner) {
+      stretches.count = 0;
+    }
+  }
+  BlockedArgs a{l.pitch, l.plane(), int(n[0]), int(n[1]), int(n[2]), kz, stretches, wrap, pec, deep[0], deep[1]};
   const int v = shape.tile_y == 16 ? 16 : 32;
   switch (steps) {
     case 2: launch_k<2>(v, in, out, mat, table, uniform, k, a, stream); break;

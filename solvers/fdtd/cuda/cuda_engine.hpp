@@ -47,13 +47,14 @@ struct DeviceView {
 struct FusedShape {
   int tile_y = 8, kz = 0;
 };
-// Which z stretches a launch sweeps: first, first + step, ... (count of them).
-struct FusedStretches {
+// Which z stretches a launch sweeps (the fused and the blocked sweep): first, first + step,
+// ... (count of them).
+struct ZStretches {
   int first = 0, step = 1, count = 0;
 };
-// FusedPart's stretches of an nz-layer sweep with kz-layer stretches: inner, those that read
+// SweepPart's stretches of an nz-layer sweep with kz-layer stretches: inner, those that read
 // no z ghost plane (none where there are fewer than 3 stretches); outer, the others.
-FusedStretches fused_stretches(std::int64_t nz, int kz, FusedPart part);
+ZStretches z_stretches(std::int64_t nz, int kz, SweepPart part);
 // CPML slabs as the fused sweep applies them itself (CudaEngine::fuse_cpml): each slab's box
 // (local cells), its profile and psi arrays (E: updated in place; H: read from `h_in`, written
 // to `h_out`, since neighbouring tiles recompute the H of shared edge cells from the old psi).
@@ -79,7 +80,7 @@ struct FusedCpml {
 // kernels; no recomputed low ghost cell may lie in a slab (its psi is another rank's).
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                         bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        const FusedStretches& stretches, int recompute_low, int wrap, const FusedCpml& cpml,
+                        const ZStretches& stretches, int recompute_low, int wrap, const FusedCpml& cpml,
                         cudaStream_t stream);
 // The sweep's shape: tile_y 8 or 16, and `stretches` > 0 to force the number of z stretches
 // (0: the measured best, 8 layers each).
@@ -95,10 +96,13 @@ FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
 struct BlockedShape {
   int tile_y = 32, stretches = 0;
 };
+// `part`: the whole pass, or the stretches that read no z neighbour's plane (inner) and then
+// the others (outer). A split pass has at least 3 stretches of at least `steps` layers (a
+// stretch reads `steps` layers beyond its ends), or none: inner is then empty and outer all.
 void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                           bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
                           const BlockedShape& shape, int wrap, int pec, const std::array<int, 2>& deep, int sms,
-                          cudaStream_t stream);
+                          SweepPart part, cudaStream_t stream);
 // Dynamic shared memory of one block, and the layers of one z stretch (sms: the device's SMs).
 std::size_t blocked_shared_bytes(int steps, int tile_y);
 int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape, int sms);
@@ -130,14 +134,14 @@ class CudaEngine final : public Engine {
   void read_samples(int rows, std::span<float> host) override;
   EnergySums energy() override;
   bool enable_fused(std::string& why) override;
-  void update_fused(FusedPart part) override;
+  void update_fused(SweepPart part) override;
   bool fuse_cpml() override;
   void fused_cpml_h(int slab) override;
   void fused_restore_e(const Box& box) override;
   void swap_copies() override;
   void copy_to_previous(const Box& box) override;
   bool enable_blocked(int steps, std::string& why) override;
-  void update_blocked(int steps) override;
+  void update_blocked(int steps, SweepPart part) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
   void set_overrides(std::span<const NodeCoeffs> nodes) override;
   void save_override_e() override;

@@ -143,7 +143,7 @@ template <bool kUniform, int kFuseY, bool kWrap, bool kCpml>
 __global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuseX * kFuseY))
     fused_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
                   const Material* __restrict__ table, HCoeffs k, std::int64_t pitch, std::int64_t plane,
-                  int nx, int ny, int nz, int kz, FusedStretches stretches, int recompute_low, int wrap,
+                  int nx, int ny, int nz, int kz, ZStretches stretches, int recompute_low, int wrap,
                   const __grid_constant__ FusedCpml cpml) {
   // The layer's new H, [component][y + 1][x + 1] of the tile: row 0 and column 0 hold the
   // cells at -y and -x of the tile. Two buffers, so one barrier per layer suffices: a thread
@@ -230,7 +230,7 @@ __global__ void __launch_bounds__(kFuseX* kFuseY, (kCpml ? 1536 : 2048) / (kFuse
 
 template <int kFuseY, bool kWrap, bool kCpml>
 void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
-                 const HCoeffs& k, const Layout& l, const Index3& n, int kz, const FusedStretches& z, int recompute_low,
+                 const HCoeffs& k, const Layout& l, const Index3& n, int kz, const ZStretches& z, int recompute_low,
                  int wrap, const FusedCpml& cpml, cudaStream_t stream) {
   const dim3 grid(unsigned((n[0] + kFuseX - 1) / kFuseX), unsigned((n[1] + kFuseY - 1) / kFuseY), unsigned(z.count));
   const dim3 block(kFuseX, kFuseY);
@@ -248,7 +248,7 @@ void launch_tile(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex*
 
 void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                         bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, const FusedShape& shape,
-                        const FusedStretches& z, int recompute_low, int wrap, const FusedCpml& cpml,
+                        const ZStretches& z, int recompute_low, int wrap, const FusedCpml& cpml,
                         cudaStream_t stream) {
   if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0 || z.count <= 0) return;
   const int kz = shape.kz, r = recompute_low;
@@ -271,16 +271,16 @@ void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const Materia
   TESSERA_CUDA_CHECK(cudaGetLastError());
 }
 
-FusedStretches fused_stretches(std::int64_t nz, int kz, FusedPart part) {
+ZStretches z_stretches(std::int64_t nz, int kz, SweepPart part) {
   const int all = kz > 0 ? int((nz + kz - 1) / kz) : 0;
   // Stretch 0 recomputes the H of the low ghost plane, the last one reads E in the high one.
   const bool split = all >= 3;
   switch (part) {
-    case FusedPart::inner:
-      return split ? FusedStretches{1, 1, all - 2} : FusedStretches{0, 1, 0};
-    case FusedPart::outer:
-      return split ? FusedStretches{0, all - 1, 2} : FusedStretches{0, 1, all};
-    case FusedPart::all:
+    case SweepPart::inner:
+      return split ? ZStretches{1, 1, all - 2} : ZStretches{0, 1, 0};
+    case SweepPart::outer:
+      return split ? ZStretches{0, all - 1, 2} : ZStretches{0, 1, all};
+    case SweepPart::all:
       break;
   }
   return {0, 1, all};

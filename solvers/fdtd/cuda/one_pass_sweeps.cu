@@ -41,7 +41,7 @@ bool CudaEngine::enable_fused(std::string& why) {
   return true;
 }
 
-void CudaEngine::update_fused(FusedPart part) {
+void CudaEngine::update_fused(SweepPart part) {
   if (!spare_[0]) throw std::logic_error("CudaEngine::update_fused without enable_fused");
   const FieldPtrs in{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}};
   const FieldPtrs out{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}};
@@ -82,8 +82,8 @@ void CudaEngine::update_fused(FusedPart part) {
       f.h_out[1] = st.h_psi_spare[1].data();
     }
   launch_fused_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, fused_shape_,
-                     fused_stretches(domain_.n[2], fused_shape_.kz, part), recompute, wrap, cpml, compute_);
-  if (part == FusedPart::inner) return;  // the outer stretches still read and write these copies
+                     z_stretches(domain_.n[2], fused_shape_.kz, part), recompute, wrap, cpml, compute_);
+  if (part == SweepPart::inner) return;  // the outer stretches still read and write these copies
   swap_copies();
   if (fused_cpml_)
     for (SlabState& st : slabs_) {
@@ -121,7 +121,7 @@ bool CudaEngine::enable_blocked(int steps, std::string& why) {
   return true;
 }
 
-void CudaEngine::update_blocked(int steps) {
+void CudaEngine::update_blocked(int steps, SweepPart part) {
   if (blocked_steps_ == 0) throw std::logic_error("CudaEngine::update_blocked without enable_blocked");
   if (steps < 2 || steps > blocked_steps_)
     throw std::logic_error("CudaEngine::update_blocked: " + std::to_string(steps) + " steps, enabled for 2.." +
@@ -137,7 +137,8 @@ void CudaEngine::update_blocked(int steps) {
   // A z neighbour's `steps` planes: what Ghosts::exchange_pass put beyond that face.
   const std::array<int, 2> deep{domain_.remote(2, 0) ? steps : 0, domain_.remote(2, 1) ? steps : 0};
   launch_blocked_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, steps,
-                       blocked_shape_, wrap, pec, deep, sms_, compute_);
+                       blocked_shape_, wrap, pec, deep, sms_, part, compute_);
+  if (part == SweepPart::inner) return;  // the outer stretches still read and write these copies
   swap_copies();
 }
 

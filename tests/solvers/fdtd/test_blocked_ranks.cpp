@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -126,11 +127,21 @@ TEST_P(FdtdBlockedRanks, BlockedSweepAcrossRanksGivesTheSplitStepsBits) {
                         {Fill::random_shapes, true, 4},           {Fill::uniform_per_rank, false, 4},
                         {Fill::uniform_per_rank, true, 3},        {Fill::uniform_beside_materials, false, 4},
                         {Fill::uniform_beside_materials, true, 2}};
+  // Each case with the planes exchanged before the pass and with the pass split around them
+  // (TESSERA_FDTD_BLOCKED_OVERLAP: 12 layers per rank make 3 stretches of 4, the inner one
+  // reading layers 1..10 only; on the cpu the protocol alone, its pass being all in one part).
+  for (const bool overlap : {false, true})
   for (const Case& c : cases) {
     const Model m = ranks_model(p_, 31 + c.k, c.fill, c.periodic_z);
     const std::string what = "k=" + std::to_string(c.k) + " fill " + std::to_string(int(c.fill)) +
-                             (c.periodic_z ? " periodic z" : " pec z") + " via " + GetParam();
+                             (c.periodic_z ? " periodic z" : " pec z") + " via " + GetParam() +
+                             (overlap ? ", overlapped" : "");
+    ASSERT_EQ(setenv("TESSERA_FDTD_BLOCKED_OVERLAP", overlap ? "1" : "0", 1), 0);
     auto blocked = run(m, z_cut, Sweep::blocked, c.k);
+    unsetenv("TESSERA_FDTD_BLOCKED_OVERLAP");
+    EXPECT_EQ(blocked.stepper->sweep_reason().find("while the inner z stretches update") != std::string::npos,
+              overlap)
+        << blocked.stepper->sweep_reason();
     auto split = run(m, z_cut, Sweep::split, c.k);
     ASSERT_EQ(blocked.stepper->engine().domain().n[2], kLayersPerRank);
     ASSERT_EQ(blocked.stepper->block_steps(), c.k) << blocked.stepper->sweep_reason();
