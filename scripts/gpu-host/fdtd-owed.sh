@@ -7,7 +7,8 @@
 #   2. `tessera bench fdtd` at 512^3 on one GPU (the blocked rows: vacuum, materials, periodic,
 #      CPML with its redo);
 #   3. weak scaling on every GPU (nccl): the fused step on the default grid and on a z cut,
-#      with the z-cut overlap on and off, and the blocked sweep across ranks;
+#      and the blocked sweep across ranks, each with its overlap on and off
+#      (TESSERA_FDTD_FUSED_OVERLAP, TESSERA_FDTD_BLOCKED_OVERLAP);
 #   4. with --ncu: Nsight Compute's DRAM bytes and time of the blocked kernel at 512^3 (issue 36
 #      asks for the bytes per cell-update against the 48/k model), a few minutes of replays.
 # Logs and JSON go to $OUT; the rows that answer the issues are printed last.
@@ -34,10 +35,10 @@ TESSERA_BENCH_FDTD_SIZES=512 timeout 300 "$B/bin/tessera" bench fdtd --json "$OU
 echo "== bench fdtd 512^3, one GPU: rc=$?"
 if [ "$ngpu" -gt 1 ]; then
   for overlap in 1 0; do
-    TESSERA_BENCH_FDTD_SIZES="" TESSERA_FDTD_FUSED_OVERLAP=$overlap timeout 400 \
+    TESSERA_BENCH_FDTD_SIZES="" TESSERA_FDTD_FUSED_OVERLAP=$overlap TESSERA_FDTD_BLOCKED_OVERLAP=$overlap timeout 400 \
       mpirun -n "$ngpu" --bind-to none "$B/bin/tessera" bench fdtd --transport nccl \
       --json "$OUT/bench_fdtd_np${ngpu}_overlap$overlap.json" > "$OUT/bench_fdtd_np${ngpu}_overlap$overlap.txt" 2>&1
-    echo "== bench fdtd weak, $ngpu GPUs, TESSERA_FDTD_FUSED_OVERLAP=$overlap: rc=$?"
+    echo "== bench fdtd weak, $ngpu GPUs, TESSERA_FDTD_FUSED_OVERLAP=TESSERA_FDTD_BLOCKED_OVERLAP=$overlap: rc=$?"
   done
 fi
 if [ "$ncu" = 1 ] && command -v ncu > /dev/null; then
