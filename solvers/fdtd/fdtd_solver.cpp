@@ -7,6 +7,7 @@
 #include "core/log.hpp"
 #include "solvers/fdtd/dispersion.hpp"
 #include "solvers/fdtd/geometry/load.hpp"
+#include "solvers/fdtd/rank_grid.hpp"
 #include "solvers/fdtd/state_io.hpp"
 
 namespace tessera::fdtd {
@@ -20,21 +21,11 @@ const char* face_name(FaceKind f) { return f == FaceKind::pec ? "pec" : f == Fac
 }  // namespace
 
 FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck(run.deck)) {
-  // No rank grid given: cut z only where every rank then holds at least a pass's layers, for
-  // a blocked sweep (what it takes across ranks) and, on a GPU, for auto and fused on up to 4
-  // ranks (the blocked sweep may then run, and the fused sweep hides its whole-plane ghosts
-  // behind its inner stretches: 94.8% weak on 2 H200s, docs/fdtd.md "Across ranks"); else
-  // MPI_Dims_create's grid.
-  std::array<int, 3> ranks = model_.ranks;
-  const int p = ctx_.size();
-  const bool gpu_sweep = run.backend == Backend::cuda && p <= 4 && model_.sweep != Sweep::split;
-  if ((model_.sweep == Sweep::blocked || gpu_sweep) && p > 1 && ranks == std::array<int, 3>{0, 0, 0} &&
-      model_.cells[2] / p >= model_.block_steps) {
-    ranks = {1, 1, p};
+  const std::array<int, 3> ranks = default_rank_grid(model_, ctx_.size(), run.backend);
+  if (ranks != model_.ranks)
     log::info("fdtd: ranks 1x1x{} (the blocked sweep takes grids cut along z only, and the fused sweep overlaps "
               "whole-plane ghosts there; fdtd.ranks chooses otherwise)",
-              p);
-  }
+              ctx_.size());
   try {
     decomp_ = std::make_unique<comm::CartDecomposition>(
         ctx_, model_.cells, ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});

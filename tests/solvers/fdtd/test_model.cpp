@@ -11,6 +11,7 @@
 #include "solvers/fdtd/constants.hpp"
 #include "solvers/fdtd/cpml.hpp"
 #include "solvers/fdtd/materials.hpp"
+#include "solvers/fdtd/rank_grid.hpp"
 #include "solvers/fdtd/schema.hpp"
 #include "solvers/fdtd/solver_info.hpp"
 #include "solvers/fdtd/stepper.hpp"
@@ -499,4 +500,29 @@ max = [16e-3, 16e-3, 16e-3]
                    11 * 11 * 11 * pole_bytes / ranks);
   EXPECT_DOUBLE_EQ(need(grid32 + "background = \"metal\"\n", metal, Backend::cpu).host_bytes - grid.host_bytes,
                    cells * pole_bytes / ranks);
+}
+
+// The rank grid without fdtd.ranks: z cut for a forced blocked sweep, and on a GPU with up to
+// 4 ranks where z is the longest axis; MPI_Dims_create's grid ({0, 0, 0}) otherwise.
+TEST(FdtdModel, DefaultRankGridCutsZWhereTheSweepsGainFromIt) {
+  const Model cube = load("[fdtd]\ncells = [64, 64, 64]\n");
+  const std::array<int, 3> dims_create{0, 0, 0};
+  EXPECT_EQ(default_rank_grid(cube, 4, Backend::cuda), (std::array<int, 3>{1, 1, 4}));
+  EXPECT_EQ(default_rank_grid(cube, 2, Backend::cuda), (std::array<int, 3>{1, 1, 2}));
+  EXPECT_EQ(default_rank_grid(cube, 1, Backend::cuda), dims_create);
+  EXPECT_EQ(default_rank_grid(cube, 8, Backend::cuda), dims_create);  // not measured beyond 4
+  EXPECT_EQ(default_rank_grid(cube, 4, Backend::cpu), dims_create);   // no fused sweep there
+  // A thin slab in z: its z faces are the largest, so another cut sends less.
+  const Model slab = load("[fdtd]\ncells = [64, 64, 32]\n");
+  EXPECT_EQ(default_rank_grid(slab, 4, Backend::cuda), dims_create);
+  // The split step gains nothing from a z cut.
+  const Model split = load("[fdtd]\ncells = [64, 64, 64]\nsweep = \"split\"\n");
+  EXPECT_EQ(default_rank_grid(split, 2, Backend::cuda), dims_create);
+  // A forced blocked sweep: z whatever the backend or rank count, where each rank holds a pass.
+  const Model blocked = load("[fdtd]\ncells = [64, 64, 32]\nsweep = \"blocked\"\n");
+  EXPECT_EQ(default_rank_grid(blocked, 8, Backend::cpu), (std::array<int, 3>{1, 1, 8}));
+  EXPECT_EQ(default_rank_grid(blocked, 16, Backend::cuda), dims_create);  // 2 layers < block_steps
+  // A grid the deck gives is kept.
+  const Model given = load("[fdtd]\ncells = [64, 64, 64]\nranks = [2, 2, 1]\n");
+  EXPECT_EQ(default_rank_grid(given, 4, Backend::cuda), (std::array<int, 3>{2, 2, 1}));
 }
