@@ -94,6 +94,13 @@ std::string blocked_refusal(const LocalDomain& domain, int steps, int deep_plane
 // Engine::update_blocked).
 enum class SweepPart { all, inner, outer };
 
+// The blocked sweep's tiles of (x, y) columns: 32 x tile_y (16 or 32) and the z stretches of a
+// pass; 0 leaves it to the engine (TESSERA_FDTD_BLOCKED_TILE, else 32 x 32 and about four waves
+// of blocks). Benchmarks sweep it (bench fdtd's "tile 32x16" rows).
+struct BlockedTiling {
+  int tile_y = 0, stretches = 0;
+};
+
 class Engine {
  public:
   virtual ~Engine() = default;
@@ -222,9 +229,9 @@ class Engine {
   // update_fused: inner reads no plane beyond a z face (queued while they travel:
   // Ghosts::begin_pass), outer makes the written copy current (the cpu engine's reference
   // pass does it all in outer).
-  // enable_blocked allocates the second copy and takes passes of up to `steps`; false, with
-  // `why`, where the engine cannot.
-  virtual bool enable_blocked(int /*steps*/, std::string& why) {
+  // enable_blocked allocates the second copy and takes passes of up to `steps` in `tiling`;
+  // false, with `why`, where the engine cannot. Again: the tiling changes, the fields stay.
+  virtual bool enable_blocked(int /*steps*/, std::string& why, BlockedTiling /*tiling*/ = {}) {
     why = "this engine has no blocked sweep";
     return false;
   }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -375,12 +374,9 @@ void bench_size(BenchRun& b, std::int64_t n) {
   blocked_rows("");
   // The other tile shape (32 x 16: two blocks per SM, a smaller share of inner columns:
   // (32 - 2k)(16 - 2k) of 512), unless TESSERA_FDTD_BLOCKED_TILE already chose one for the
-  // whole run: the engine reads it when the sweep is enabled.
+  // whole run.
   if (!env::get_integers("TESSERA_FDTD_BLOCKED_TILE")) {
-    ::setenv("TESSERA_FDTD_BLOCKED_TILE", "16", 1);
-    const bool again = e.enable_blocked(kMaxBenchBlocked, why);
-    ::unsetenv("TESSERA_FDTD_BLOCKED_TILE");
-    if (again) blocked_rows(" tile 32x16");
+    if (e.enable_blocked(kMaxBenchBlocked, why, BlockedTiling{.tile_y = 16})) blocked_rows(" tile 32x16");
     e.enable_blocked(kMaxBenchBlocked, why);  // the default shape again
   }
 }

@@ -239,7 +239,7 @@ class CpuEngine final : public Engine {
   void zero_tangential_e(int axis) override { zero_tangential_e_in(axis, domain_.local()); }
 
   // ---- the blocked sweep: a reference, not a faster update (backend.hpp) ----
-  bool enable_blocked(int steps, std::string& why) override {
+  bool enable_blocked(int steps, std::string& why, BlockedTiling) override {
     why = blocked_refusal(domain_, steps, deep_planes_, !slabs_.empty(),
                           !disp_.box.empty() || !tfsf_[0].empty() || !tfsf_[1].empty());
     if (!why.empty()) return false;

@@ -140,7 +140,7 @@ class CudaEngine final : public Engine {
   void fused_restore_e(const Box& box) override;
   void swap_copies() override;
   void copy_to_previous(const Box& box) override;
-  bool enable_blocked(int steps, std::string& why) override;
+  bool enable_blocked(int steps, std::string& why, BlockedTiling tiling) override;
   void update_blocked(int steps, SweepPart part) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
   void set_overrides(std::span<const NodeCoeffs> nodes) override;

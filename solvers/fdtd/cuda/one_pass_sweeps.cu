@@ -102,18 +102,22 @@ bool CudaEngine::fuse_cpml() {
   return true;
 }
 
-bool CudaEngine::enable_blocked(int steps, std::string& why) {
+bool CudaEngine::enable_blocked(int steps, std::string& why, BlockedTiling tiling) {
   why = blocked_refusal(domain_, steps, deep_planes_, !slabs_.empty(),
                         disp_.active() || !tfsf_[0].empty() || !tfsf_[1].empty());
   if (!why.empty()) return false;
   if (!enable_fused(why)) return false;  // the second copy of the fields
-  // TESSERA_FDTD_BLOCKED_TILE ("16" or "32", then optionally the z stretches: "32,2") tunes
-  // the tile for benchmarks; the default is 32 x 32 (docs/fdtd.md).
-  blocked_shape_ = BlockedShape{};
-  if (const auto tuning = env::get_integers("TESSERA_FDTD_BLOCKED_TILE")) {
-    if (tuning->size() >= 1) blocked_shape_.tile_y = (*tuning)[0] == 16 ? 16 : 32;
-    if (tuning->size() >= 2) blocked_shape_.stretches = static_cast<int>((*tuning)[1]);
+  // The tiling asked for, else TESSERA_FDTD_BLOCKED_TILE ("16" or "32", then optionally the z
+  // stretches: "32,2"), else 32 x 32 (docs/fdtd.md).
+  if (tiling.tile_y == 0) {
+    if (const auto tuning = env::get_integers("TESSERA_FDTD_BLOCKED_TILE")) {
+      if (tuning->size() >= 1) tiling.tile_y = static_cast<int>((*tuning)[0]);
+      if (tuning->size() >= 2) tiling.stretches = static_cast<int>((*tuning)[1]);
+    }
   }
+  blocked_shape_ = BlockedShape{};
+  if (tiling.tile_y != 0) blocked_shape_.tile_y = tiling.tile_y == 16 ? 16 : 32;
+  blocked_shape_.stretches = tiling.stretches;
   int device = 0;
   TESSERA_CUDA_CHECK(cudaGetDevice(&device));
   TESSERA_CUDA_CHECK(cudaDeviceGetAttribute(&sms_, cudaDevAttrMultiProcessorCount, device));
