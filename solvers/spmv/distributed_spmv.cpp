@@ -44,7 +44,6 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
   local_ = engine.prepare(a.local);
   std::vector<local_index> rows;
   const CsrBlock<T> ghost = compress_rows(a.ghost, rows);
-  ghost_ = engine.prepare(ghost);
   const GhostPlan& p = a.plan;
   const Memory m = engine.memory();
   ghost_rows_ = Array<local_index>(m, rows.size());
@@ -56,6 +55,10 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
   for (std::int64_t r = 0; r < ghost.rows; ++r) longest = std::max(longest, ghost.row_ptr[r + 1] - ghost.row_ptr[r]);
   short_ghost_rows_ = longest <= kShortGhostRow;
   if (short_ghost_rows_) {
+    ghost_csr_info_.rows = ghost.rows;
+    ghost_csr_info_.cols = ghost.cols;
+    ghost_csr_info_.nnz = ghost.nnz();
+    ghost_csr_info_.variant = Variant::csr_scalar;
     ghost_rp_ = Array<std::int64_t>(m, ghost.row_ptr.size());
     ghost_rp_.upload(ghost.row_ptr);
     ghost_col_ = Array<local_index>(m, ghost.col.size());
@@ -63,6 +66,7 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
     ghost_val_ = Array<T>(m, ghost.val.size());
     ghost_val_.upload(ghost.val);
   } else {
+    ghost_ = engine.prepare(ghost);
     ghost_y_ = Array<T>(m, rows.size());
   }
   send_index_ = Array<local_index>(m, p.send_index.size());
@@ -116,10 +120,10 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
     }
   }
   marks_[3].record(s, device);
-  if (ghost_->info().rows > 0) {
+  if (ghost_info().rows > 0) {
     TESSERA_PROFILE("spmv.ghost");
     if (short_ghost_rows_) {
-      engine_.add_rows(ghost_->info().rows, ghost_rp_.data(), ghost_col_.data(), ghost_val_.data(), ghost_x_.data(),
+      engine_.add_rows(ghost_csr_info_.rows, ghost_rp_.data(), ghost_col_.data(), ghost_val_.data(), ghost_x_.data(),
                        ghost_rows_.data(), y);
     } else {
       engine_.multiply(*ghost_, ghost_x_.data(), ghost_y_.data(), false);

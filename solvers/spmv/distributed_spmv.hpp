@@ -40,8 +40,9 @@ struct MultiplyTimes {
 template <class T>
 class DistributedSpmv {
  public:
-  // Collective only in that every rank builds one. Prepares both blocks in the engine (the
-  // variant's layouts) and the exchange buffers. The engine's memory must be the transport's.
+  // Collective only in that every rank builds one. Prepares the local block in the engine (the
+  // variant's layout), the ghost block (plain CSR for add_rows where its rows are short, else
+  // the variant's layout) and the exchange buffers. The engine's memory must be the transport's.
   DistributedSpmv(comm::Context& ctx, comm::Transport& transport, Engine<T>& engine, const DistMatrix<T>& a);
 
   // Collective: y = A x. x holds this rank's owned columns (a.my_cols.count entries), y its
@@ -49,7 +50,9 @@ class DistributedSpmv {
   MultiplyTimes multiply(const T* x, T* y);
 
   const BlockInfo& local_info() const { return local_->info(); }
-  const BlockInfo& ghost_info() const { return ghost_->info(); }  // the compressed rows only
+  // The compressed rows only: as add_rows reads them (plain CSR) where they are short, else
+  // in the variant's layout.
+  const BlockInfo& ghost_info() const { return ghost_ ? ghost_->info() : ghost_csr_info_; }
   std::int64_t ghost_rows() const { return static_cast<std::int64_t>(ghost_rows_.size()); }
   std::int64_t rows() const { return rows_; }
   std::int64_t cols() const { return cols_; }
@@ -62,7 +65,8 @@ class DistributedSpmv {
   comm::Transport& transport_;
   Engine<T>& engine_;
   std::int64_t rows_ = 0, cols_ = 0;
-  std::unique_ptr<PreparedBlock> local_, ghost_;
+  std::unique_ptr<PreparedBlock> local_, ghost_;  // ghost_: long ghost rows only
+  BlockInfo ghost_csr_info_;                       // short ghost rows: the CSR add_rows reads
   Array<local_index> send_index_;
   Array<T> send_buf_, ghost_x_;
   Array<local_index> ghost_rows_;  // the rows of y that the compressed ghost block adds into
