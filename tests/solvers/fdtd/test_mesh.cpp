@@ -375,3 +375,38 @@ TEST(FdtdMesh, OnlyRankZeroReadsTheFile) {
   EXPECT_GT(inside, 8u);  // 4/3 pi 2^3 = 33.5 cells
   std::filesystem::remove(path);
 }
+
+// Shapes compose in deck order, a mesh like any other: a box listed after the mesh sphere takes
+// the cells they share, and listed before it, keeps only its cells outside the sphere.
+TEST(FdtdMesh, LaterShapesOverwriteAMeshAndAMeshOverwritesEarlierOnes) {
+  const double d = 1e-3, r = 8.3e-3;
+  const Vertex c{12.2e-3, 11.8e-3, 12.1e-3};
+  const std::string path = scratch("compose.stl");
+  write_binary_stl(path, icosphere(c, r, 4));
+  Shape box;
+  box.kind = ShapeKind::box;
+  box.material = 2;
+  box.min = {12e-3, 0, 0};  // the sphere's +x half and beyond
+  box.max = {24e-3, 24e-3, 24e-3};
+  Model after = glass_grid({24, 24, 24}, d);
+  after.materials.push_back({"metal", 9, 0, false, {}});
+  after.shapes = {mesh_shape(path), box};
+  Model before = after;
+  before.shapes = {box, mesh_shape(path)};
+  const auto a = painted(after, whole(after)), b = painted(before, whole(before));
+  std::size_t sphere_and_box = 0;
+  for (std::int64_t k = 0; k < 24; ++k)
+    for (std::int64_t j = 0; j < 24; ++j)
+      for (std::int64_t i = 0; i < 24; ++i) {
+        const std::size_t n = static_cast<std::size_t>(i + 24 * (j + 24 * k));
+        const double x = (i + 0.5) * d;
+        const double dist = std::hypot(x - c[0], (j + 0.5) * d - c[1], (k + 0.5) * d - c[2]);
+        if (std::abs(dist - r) <= d) continue;  // the surface's cells may go either way
+        const bool in_sphere = dist < r, in_box = x >= 12e-3;
+        sphere_and_box += in_sphere && in_box;
+        const int want_after = in_box ? 2 : in_sphere ? 1 : 0, want_before = in_sphere ? 1 : in_box ? 2 : 0;
+        ASSERT_EQ(a[n], want_after) << "box after the mesh, cell " << i << " " << j << " " << k;
+        ASSERT_EQ(b[n], want_before) << "box before the mesh, cell " << i << " " << j << " " << k;
+      }
+  EXPECT_GT(sphere_and_box, 500u);  // half of 4/3 pi 7.3^3 = 815 cells well inside
+}

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <random>
@@ -185,6 +186,37 @@ TEST(FdtdVoxels, PaintingUsesTheVoxels) {
   EXPECT_EQ(index[static_cast<std::size_t>(layout.at(5, 5, 5))], 2);   // inside: glass
   EXPECT_EQ(index[static_cast<std::size_t>(layout.at(0, 5, 5))], 0);   // x = 0.5 mm < origin 1.3 mm
   EXPECT_EQ(index[static_cast<std::size_t>(layout.at(5, 5, 11))], 0);  // z = 11.5 mm > 10.2 mm
+}
+
+// Shapes compose in deck order, a voxel map like any other: a box listed after it takes the
+// cells they share, and listed before it, keeps only its cells outside the map's extent.
+TEST(FdtdVoxels, LaterShapesOverwriteAVoxelMapAndItOverwritesEarlierOnes) {
+  std::vector<std::int32_t> numbers(NX * NY * NZ, 1);
+  const auto path = write_h5("compose.h5", "materials", H5T_NATIVE_INT32, {NZ, NY, NX}, numbers, H5T_NATIVE_INT32);
+  const auto paint = [&](bool box_last) {
+    Model m = grid();
+    Shape v = voxels(path, "materials", {0, 2});  // every voxel glass
+    const LoadedShape loaded = load_voxel_shape(v, m, kAll);
+    v.data = loaded.data;
+    v.min = loaded.lower;
+    v.max = loaded.upper;
+    Shape box;
+    box.kind = ShapeKind::box;
+    box.material = 3;  // resin, over x in [5, 15) mm
+    box.min = {5e-3, 0, 0};
+    box.max = {15e-3, 16e-3, 12e-3};
+    m.shapes = box_last ? std::vector<Shape>{v, box} : std::vector<Shape>{box, v};
+    LocalDomain dom;
+    dom.global = dom.n = m.cells;
+    const Layout layout = make_layout(dom.n);
+    std::vector<MaterialIndex> index(static_cast<std::size_t>(layout.elements()));
+    paint_materials(m, dom, layout, index);
+    return std::array<int, 3>{index[static_cast<std::size_t>(layout.at(8, 5, 5))],    // in both
+                              index[static_cast<std::size_t>(layout.at(13, 5, 5))],   // the box alone
+                              index[static_cast<std::size_t>(layout.at(3, 5, 5))]};   // the map alone
+  };
+  EXPECT_EQ(paint(true), (std::array<int, 3>{3, 3, 2}));
+  EXPECT_EQ(paint(false), (std::array<int, 3>{2, 3, 2}));
 }
 
 TEST(FdtdVoxels, BadFilesAreRefusedNamingFileDatasetAndVoxel) {
