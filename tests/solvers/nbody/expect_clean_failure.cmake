@@ -1,6 +1,8 @@
 # cmake -P: runs a command that must fail cleanly: exit code EXPECT_CODE, output matching
 # EXPECT_REGEX, and nothing written to WORKDIR/out (no snapshot, diagnostics or checkpoint).
-#   -DCMD="a|b|c" -DEXPECT_CODE=n -DEXPECT_REGEX=re -DWORKDIR=dir
+# With EVERY_RANK=P the command runs each rank through tests/support/rank_exit.sh, and each of
+# ranks 0..P-1 must have ended with EXPECT_CODE too.
+#   -DCMD="a|b|c" -DEXPECT_CODE=n -DEXPECT_REGEX=re -DWORKDIR=dir [-DEVERY_RANK=P]
 string(REPLACE "|" ";" CMD "${CMD}")
 file(REMOVE_RECURSE ${WORKDIR}/out)
 file(MAKE_DIRECTORY ${WORKDIR})
@@ -12,6 +14,14 @@ if(NOT rc STREQUAL "${EXPECT_CODE}")
 endif()
 if(NOT "${out}${err}" MATCHES "${EXPECT_REGEX}")
   message(FATAL_ERROR "output does not match '${EXPECT_REGEX}'")
+endif()
+if(EVERY_RANK)
+  math(EXPR last "${EVERY_RANK} - 1")
+  foreach(r RANGE ${last})
+    if(NOT "${out}${err}" MATCHES "rank ${r} exit ${EXPECT_CODE}\n")
+      message(FATAL_ERROR "rank ${r} did not end with exit code ${EXPECT_CODE}")
+    endif()
+  endforeach()
 endif()
 file(GLOB_RECURSE written ${WORKDIR}/out/*)
 if(written)
