@@ -31,6 +31,9 @@ def ok(msg):
     print("ok: " + msg)
 
 
+RANK_EXIT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "support", "rank_exit.sh")
+
+
 def refusals(tessera, mpiexec, deck, work):
     os.makedirs(work, exist_ok=True)
     shape = (10, 12, 16)  # z y x: the deck's grid
@@ -80,18 +83,22 @@ def refusals(tessera, mpiexec, deck, work):
                        r"voxel \(x, y, z\) = \(3, 2, 1\) \(element \[1\]\[2\]\[3\]\): eps_r must be finite and >= 1")
         else:
             run_deck = deck
-        cmd = [mpiexec, "-n", "2", "--oversubscribe", tessera, "run", run_deck, "--backend", "cpu", "--set",
-               "fdtd.geometry.0.file=" + path, "--set", "run.output_dir=" + out] + extra
+        # Each rank through rank_exit.sh, which prints its exit code: every rank must end with 2.
+        cmd = [mpiexec, "-n", "2", "--oversubscribe", "/bin/sh", RANK_EXIT, tessera, "run", run_deck, "--backend",
+               "cpu", "--set", "fdtd.geometry.0.file=" + path, "--set", "run.output_dir=" + out] + extra
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
         text = p.stdout + p.stderr
         if p.returncode != 2:
             fail(f"{name}: exit code {p.returncode}, expected 2\n{text}")
+        for rank in (0, 1):
+            if f"rank {rank} exit 2\n" not in text:
+                fail(f"{name}: rank {rank} did not end with exit code 2\n{text}")
         if not re.search(pattern, text):
             fail(f"{name}: no match for {pattern!r} in\n{text}")
         if os.path.exists(out):
             fail(f"{name}: the output directory {out} was created")
         line = next(l for l in text.splitlines() if re.search(pattern, l))
-        ok(f"{name}: exit 2, no output directory: {line.strip()[:200]}")
+        ok(f"{name}: exit 2 on both ranks, no output directory: {line.strip()[:200]}")
 
 
 def files(out):
