@@ -11,6 +11,9 @@
       the staircase's: the same eps everywhere but next to a dielectric interface, values between
       the two media's there, a component seeing another value than another somewhere
       (anisotropy), nothing changed next to the pec cylinder's surface alone.
+  eps_map TESSERA MPIEXEC COMPARE DECK WORK: a random eps_r map (float voxels, fixed seed) in
+      DECK's place run on 1 and 3 ranks: bitwise the same fields and probes (COMPARE:
+      fdtd_compare_outputs); and not those of a map of one value (the map acts).
 Prints "ok: ..." per check, "FAIL: ..." and exit 1 at the first failure.
 """
 import os
@@ -99,6 +102,39 @@ def refusals(tessera, mpiexec, deck, work):
             fail(f"{name}: the output directory {out} was created")
         line = next(l for l in text.splitlines() if re.search(pattern, l))
         ok(f"{name}: exit 2 on both ranks, no output directory: {line.strip()[:200]}")
+
+
+def eps_map(tessera, mpiexec, compare, deck, work):
+    os.makedirs(work, exist_ok=True)
+    rng = np.random.default_rng(34)
+    shape = (10, 12, 16)  # z y x: the deck's grid
+    maps = {"random": rng.uniform(1.0, 6.0, shape), "uniform": np.full(shape, 4.0)}
+    # The deck's material numbers swapped for a host material: the voxels give its eps_r.
+    text = open(deck).read().replace('materials = "vacuum pec glass lossy"', 'material = "glass"')
+    local = os.path.join(work, "eps_map.toml")
+    open(local, "w").write(text)
+
+    def run(name, ranks):
+        path = os.path.join(work, name + ".h5")
+        with h5py.File(path, "w") as f:
+            f.create_dataset("material", data=maps[name])
+        out = os.path.join(work, f"{name}_np{ranks}")
+        cmd = [mpiexec, "-n", str(ranks), "--oversubscribe", tessera, "run", local, "--backend", "cpu", "--set",
+               "fdtd.geometry.0.file=" + path, "--set", "run.output_dir=" + out, "--overwrite"]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        if p.returncode != 0:
+            fail(f"{name} on {ranks} rank(s): exit code {p.returncode}\n{p.stdout}{p.stderr}")
+        return out
+
+    one, three, uniform = run("random", 1), run("random", 3), run("uniform", 1)
+    p = subprocess.run([compare, one, three, "30"], capture_output=True, text=True, timeout=60)
+    if p.returncode != 0 or "DIFFERENT" in p.stdout or "probes" not in p.stdout:
+        fail(f"the eps_r map on 3 ranks differs from 1 rank:\n{p.stdout}{p.stderr}")
+    ok("an eps_r map: 3 ranks give 1 rank's fields and probes bitwise")
+    p = subprocess.run([compare, one, uniform, "30"], capture_output=True, text=True, timeout=60)
+    if p.returncode != 1 or "Ez: DIFFERENT" not in p.stdout:
+        fail(f"the random eps_r map gives the fields of a uniform one:\n{p.stdout}{p.stderr}")
+    ok("the eps_r map acts: its fields differ from a map of one value")
 
 
 def files(out):
@@ -206,6 +242,8 @@ def smoothing(smooth_dir, stair_dir):
 if __name__ == "__main__":
     if sys.argv[1] == "refusals":
         refusals(*sys.argv[2:6])
+    elif sys.argv[1] == "eps_map":
+        eps_map(*sys.argv[2:7])
     elif sys.argv[1] == "files":
         files(sys.argv[2])
     elif sys.argv[1] == "smoothing":
