@@ -89,10 +89,11 @@ def refusals(tessera, mpiexec, deck, work):
         # Each rank through rank_exit.sh, which prints its exit code: every rank must end with 2.
         cmd = [mpiexec, "-n", "2", "--oversubscribe", "/bin/sh", RANK_EXIT, tessera, "run", run_deck, "--backend",
                "cpu", "--set", "fdtd.geometry.0.file=" + path, "--set", "run.output_dir=" + out] + extra
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+        # Open MPI ends the other ranks as soon as one exits non-zero: let each end by itself
+        # (mpiexec then reports 0, so each rank's own code is what is checked).
+        env = dict(os.environ, OMPI_MCA_orte_abort_on_non_zero_status="0")
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=120, env=env)
         text = p.stdout + p.stderr
-        if p.returncode != 2:
-            fail(f"{name}: exit code {p.returncode}, expected 2\n{text}")
         for rank in (0, 1):
             if f"rank {rank} exit 2\n" not in text:
                 fail(f"{name}: rank {rank} did not end with exit code 2\n{text}")
