@@ -53,8 +53,7 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
   // and a scatter, which balance them.
   std::int64_t longest = 0;
   for (std::int64_t r = 0; r < ghost.rows; ++r) longest = std::max(longest, ghost.row_ptr[r + 1] - ghost.row_ptr[r]);
-  short_ghost_rows_ = longest <= kShortGhostRow;
-  if (short_ghost_rows_) {
+  if (longest <= kShortGhostRow) {
     ghost_csr_info_.rows = ghost.rows;
     ghost_csr_info_.cols = ghost.cols;
     ghost_csr_info_.nnz = ghost.nnz();
@@ -122,7 +121,7 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
   marks_[3].record(s, device);
   if (ghost_info().rows > 0) {
     TESSERA_PROFILE("spmv.ghost");
-    if (short_ghost_rows_) {
+    if (!ghost_) {
       engine_.add_rows(ghost_csr_info_.rows, ghost_rp_.data(), ghost_col_.data(), ghost_val_.data(), ghost_x_.data(),
                        ghost_rows_.data(), y);
     } else {

@@ -70,10 +70,9 @@ class DistributedSpmv {
   Array<local_index> send_index_;
   Array<T> send_buf_, ghost_x_;
   Array<local_index> ghost_rows_;  // the rows of y that the compressed ghost block adds into
-  // Ghost rows of at most kShortGhostRow entries: the compressed block's CSR for add_rows;
-  // else ghost_y_, the variant's sums, one per compressed row, scattered into y.
+  // Ghost rows of at most kShortGhostRow entries (then ghost_ is null): the compressed block's
+  // CSR for add_rows; else ghost_y_, the variant's sums, one per compressed row, scattered into y.
   static constexpr std::int64_t kShortGhostRow = 8;
-  bool short_ghost_rows_ = false;
   Array<std::int64_t> ghost_rp_;
   Array<local_index> ghost_col_;
   Array<T> ghost_val_;
