@@ -37,7 +37,7 @@ struct RingShift::Impl {
   Transport& transport;
   const bool device;
   std::optional<Stream> stream;  // device memory only: the transfers' stream
-  std::optional<detail::Event> after_ready, transfer_done;
+  std::optional<Event> after_ready, transfer_done;
   DeviceBuffer<std::byte> device_buffers[2];
   PinnedBuffer<std::byte> host_buffers[2];
   void* buffers[2] = {nullptr, nullptr};

@@ -40,35 +40,6 @@ std::string_view to_string(TransportKind k) {
   return "unknown";
 }
 
-namespace detail {
-#if defined(TESSERA_HAVE_CUDA)
-Event::Event() {
-  cudaEvent_t event = nullptr;
-  TESSERA_CUDA_CHECK(cudaEventCreateWithFlags(&event, cudaEventDisableTiming));
-  event_ = event;
-}
-Event::~Event() {
-  if (event_) (void)cudaEventDestroy(event_);
-}
-void Event::record(stream_t stream) { TESSERA_CUDA_CHECK(cudaEventRecord(event_, stream)); }
-void Event::make_wait(stream_t stream) const { TESSERA_CUDA_CHECK(cudaStreamWaitEvent(stream, event_, 0)); }
-bool Event::done() const {
-  const cudaError_t err = cudaEventQuery(event_);
-  if (err == cudaErrorNotReady) return false;
-  TESSERA_CUDA_CHECK(err);
-  return true;
-}
-void Event::synchronize() const { TESSERA_CUDA_CHECK(cudaEventSynchronize(event_)); }
-#else
-// Without CUDA all work is done when its call returns.
-Event::Event() = default;
-Event::~Event() = default;
-void Event::record(stream_t) {}
-void Event::make_wait(stream_t) const {}
-bool Event::done() const { return true; }
-void Event::synchronize() const {}
-#endif
-}  // namespace detail
 
 namespace {
 

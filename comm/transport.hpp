@@ -104,23 +104,6 @@ void post_recv(void* data, std::size_t bytes, int peer, int tag, MPI_Comm comm, 
 // An exchange that finish()es by waiting (comm::wait_all) for MPI requests.
 std::unique_ptr<Exchange> make_request_exchange(Context& ctx, std::vector<MPI_Request> requests);
 
-// A CUDA event without timing, for ordering one stream after another (does nothing in a
-// CPU-only build, where every stream is the null stream).
-class Event {
- public:
-  Event();
-  ~Event();
-  Event(const Event&) = delete;
-  Event& operator=(const Event&) = delete;
-  void record(stream_t stream);
-  void make_wait(stream_t stream) const;  // work queued on `stream` later waits for the record
-  bool done() const;                      // the recorded work has completed (or nothing recorded)
-  void synchronize() const;               // blocks the host until done()
-
- private:
-  ::CUevent_st* event_ = nullptr;  // cudaEvent_t
-};
-
 // A private duplicate of a communicator (so transport tags never meet other traffic), freed
 // on destruction unless MPI is already finalized.
 class DupComm {

@@ -43,7 +43,7 @@ std::string nccl_error(ncclResult_t result, const char* call, const char* file, 
 
 class NcclExchange final : public Exchange {
  public:
-  NcclExchange(stream_t caller, std::unique_ptr<detail::Event> done) : caller_(caller), done_(std::move(done)) {}
+  NcclExchange(stream_t caller, std::unique_ptr<Event> done) : caller_(caller), done_(std::move(done)) {}
   void finish() override {
     if (done_) done_->make_wait(caller_);
     done_.reset();
@@ -51,7 +51,7 @@ class NcclExchange final : public Exchange {
 
  private:
   stream_t caller_;
-  std::unique_ptr<detail::Event> done_;  // recorded on the transport's stream after the group
+  std::unique_ptr<Event> done_;  // recorded on the transport's stream after the group
 };
 
 class NcclTransport final : public Transport {
@@ -115,7 +115,7 @@ class NcclTransport final : public Transport {
       }
       TESSERA_NCCL_CHECK(ncclGroupEnd());
     }
-    auto done = std::make_unique<detail::Event>();
+    auto done = std::make_unique<Event>();
     done->record(stream_);
     return std::make_unique<NcclExchange>(stream, std::move(done));
   }
@@ -123,7 +123,7 @@ class NcclTransport final : public Transport {
  private:
   Context& ctx_;
   Stream stream_{StreamPriority::high};  // the transfers' own stream, ahead of queued compute
-  detail::Event ready_;  // the caller's stream reached start(); reused (consumed at once)
+  Event ready_;  // the caller's stream reached start(); reused (consumed at once)
   ncclComm_t comm_ = nullptr;
 };
 

@@ -26,8 +26,8 @@ std::size_t align_up(std::size_t n) { return (n + kAlign - 1) / kAlign * kAlign;
 // have completed, so a new exchange never receives into bytes still being copied out.
 struct StagingSlot {
   PinnedBuffer<std::byte> buffer;
-  detail::Event sends_staged;   // the device->pinned copies of the sends are done
-  detail::Event recvs_drained;  // the pinned->device copies of the receives are done
+  Event sends_staged;   // the device->pinned copies of the sends are done
+  Event recvs_drained;  // the pinned->device copies of the receives are done
   bool in_use = false;
 };
 

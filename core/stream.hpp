@@ -5,6 +5,7 @@
 #include <cstddef>
 
 struct CUstream_st;
+struct CUevent_st;
 
 namespace tessera {
 
@@ -36,6 +37,24 @@ class Stream {
  private:
   explicit Stream(std::nullptr_t) {}
   stream_t s_ = nullptr;
+};
+
+// A CUDA event without timing, for ordering one stream after another (does nothing in a
+// CPU-only build, where every stream is the null stream). Like Stream, it touches the GPU
+// when constructed: host-memory paths must not make one.
+class Event {
+ public:
+  Event();
+  ~Event();
+  Event(const Event&) = delete;
+  Event& operator=(const Event&) = delete;
+  void record(stream_t stream);
+  void make_wait(stream_t stream) const;  // work queued on `stream` later waits for the record
+  bool done() const;                      // the recorded work has completed (or nothing recorded)
+  void synchronize() const;               // blocks the host until done()
+
+ private:
+  CUevent_st* event_ = nullptr;  // cudaEvent_t
 };
 
 // Waits for all work queued on `s` (the default stream when nullptr); no-op without CUDA.

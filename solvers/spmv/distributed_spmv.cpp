@@ -81,6 +81,7 @@ DistributedSpmv<T>::DistributedSpmv(comm::Context& ctx, comm::Transport& transpo
                         kTagGhosts});
   }
   exchange_ = comm::allreduce(ctx, static_cast<std::int64_t>(a.ghost_cols.size()), comm::Op::max) > 0;
+  if (exchange_ && m == Memory::device) post_ = std::make_unique<SidePost>();
 }
 
 template <class T>
@@ -97,8 +98,8 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
     TESSERA_PROFILE("spmv.pack");  // gathers x's sent entries
     if (!sends_.empty()) engine_.gather(x, send_index_.data(), static_cast<std::int64_t>(send_buf_.size()), send_buf_.data());
     if (device) {
-      packed_.record(s);
-      packed_.make_wait(post_);
+      post_->packed.record(s);
+      post_->packed.make_wait(post_->stream);
     } else {
       post(s);  // host MPI: posted before the local product, which holds the host
     }
@@ -109,13 +110,13 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
     engine_.multiply(*local_, x, y, false);
   }
   marks_[2].record(s, device);
-  if (exchange_ && device) post(post_);  // the host posts while the GPU runs the local product
+  if (exchange_ && device) post(post_->stream);  // the host posts while the GPU runs the local product
   if (exchange) {
     TESSERA_PROFILE("spmv.ghost_wait");  // the stream (a host transport: the host) waits for the ghosts
     exchange->finish();
     if (device) {
-      arrived_.record(post_);
-      arrived_.make_wait(s);
+      post_->arrived.record(post_->stream);
+      post_->arrived.make_wait(s);
     }
   }
   marks_[3].record(s, device);

@@ -78,8 +78,13 @@ class DistributedSpmv {
   Array<T> ghost_val_;
   Array<T> ghost_y_;
   std::array<StreamMark, 5> marks_;  // the phases' boundaries on the engine's stream
-  Stream post_{StreamPriority::high};  // device memory: the exchange's stream (see above)
-  comm::detail::Event packed_, arrived_;  // post_ after the pack; the engine's stream after the ghosts
+  // Device memory with an exchange only (a CPU run must not touch the GPU): the stream the
+  // exchange is posted from while the engine's stream runs the local product.
+  struct SidePost {
+    Stream stream{StreamPriority::high};
+    Event packed, arrived;  // the side stream after the pack; the engine's stream after the ghosts
+  };
+  std::unique_ptr<SidePost> post_;
   std::vector<comm::Message> sends_, recvs_;
   bool exchange_ = false;  // any rank has ghosts (the same on every rank)
 };
