@@ -23,9 +23,11 @@ const char* face_name(FaceKind f) { return f == FaceKind::pec ? "pec" : f == Fac
 FdtdSolver::FdtdSolver(RunContext& run) : ctx_(run.ctx), model_(params_from_deck(run.deck)) {
   const std::array<int, 3> ranks = default_rank_grid(model_, ctx_.size(), run.backend);
   if (ranks != model_.ranks)
-    log::info("fdtd: ranks 1x1x{} (the blocked sweep takes grids cut along z only, and the fused sweep overlaps "
-              "whole-plane ghosts there; fdtd.ranks chooses otherwise)",
-              ctx_.size());
+    log::info("fdtd: ranks 1x1x{} ({}; fdtd.ranks chooses otherwise)", ctx_.size(),
+              model_.sweep == Sweep::blocked
+                  ? "fdtd.sweep = \"blocked\" takes grids cut along z only"
+                  : "on GPUs the blocked sweep runs across ranks on a z cut, and the fused sweep overlaps whole-plane "
+                    "ghosts there");
   try {
     decomp_ = std::make_unique<comm::CartDecomposition>(
         ctx_, model_.cells, ranks, std::array<bool, 3>{model_.periodic(0), model_.periodic(1), model_.periodic(2)});

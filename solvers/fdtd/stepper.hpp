@@ -140,10 +140,14 @@ class Stepper {
   bool defer_step();                      // step() under the blocked sweep; false: a plain step
   void run_pass(int steps);               // `steps` held-back steps, PEC walls included
   // CPML under the blocked sweep (one rank): after a pass of k steps, the cells within k of a
-  // slab (redo_keep_) are redone by k split steps, with the CPML, from the fields before the
-  // pass, over those cells and k more (redo_compute_: the margin whose own values go wrong
-  // from its edge in, one cell a step).
-  std::vector<Box> redo_keep_, redo_compute_;
+  // slab (keep) are redone by k split steps, with the CPML, from the fields before the pass,
+  // over those cells and k more (compute: the margin whose own values go wrong from its edge
+  // in, one cell a step). redo_[k] for each pass length k = 2..block_steps_: a pass cut short
+  // by a source or probe redoes fewer cells.
+  struct CpmlRedo {
+    std::vector<Box> keep, compute;
+  };
+  std::vector<CpmlRedo> redo_;
   void redo_cpml_surroundings(int steps);
 
   struct LocalSource {

@@ -8,8 +8,8 @@
 // energy, probes, set_step: flush). Outputs and checkpoints reach the fields through engine(),
 // so they see their step's fields. A lone held-back step runs as a fused (cpu: split) step.
 // Across ranks (grids cut along z) each pass of k steps first exchanges k planes next to each
-// z face. With CPML (one rank) each pass is followed by the redo of the cells within k of a
-// slab (redo_cpml_surroundings).
+// z face. With CPML (one rank) a pass of k steps is followed by the redo of the cells within k
+// of a slab (redo_cpml_surroundings).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -99,10 +99,10 @@ void Stepper::choose_blocked() {
       }
       return disjoint_cover(boxes);
     };
-    redo_keep_ = grown(block_steps_);
-    redo_compute_ = grown(2 * block_steps_);
+    redo_.assign(block_steps_ + 1, {});
+    for (int k = 2; k <= block_steps_; ++k) redo_[k] = {grown(k), grown(2 * k)};
     std::int64_t redone = 0;
-    for (const Box& b : redo_compute_) redone += b.cells();
+    for (const Box& b : redo_[block_steps_].compute) redone += b.cells();
     cpml = fmt::format("; after each pass the {:.1f}% of the cells within {} of a CPML slab are redone by split steps",
                        100.0 * double(redone) / double(std::max<std::int64_t>(domain_.local().cells(), 1)),
                        2 * block_steps_);
@@ -208,24 +208,42 @@ void Stepper::run_pass(int steps) {
 
 void Stepper::redo_cpml_surroundings(int steps) {
   // From the fields before the pass (the previous copy, made current for this), the split
-  // step `steps` times over redo_compute_ with the CPML and the walls; then the kept cells go
-  // into the pass's copy, which becomes current again. One rank: the ghost exchanges only
-  // wrap the periodic axes it spans, whose whole length every redo box covers.
+  // step `steps` times over the pass's compute boxes with the CPML and the walls; then the kept
+  // cells go into the pass's copy, which becomes current again. One rank: the ghost exchanges
+  // only wrap the periodic axes it spans, whose whole length every redo box covers.
+  // The nested regions split the redo's time (with --profile) into the split steps, the slabs'
+  // corrections and the copy of the kept cells.
   Engine& e = *engine_;
+  const CpmlRedo& redo = redo_.at(steps);
   TESSERA_PROFILE_SYNC("fdtd.cpml", e.compute_stream());
   e.swap_copies();
   for (int s = 0; s < steps; ++s) {
     ghosts_->begin(HalfStep::e_for_h, e);
     ghosts_->finish(HalfStep::e_for_h, e);
-    for (const Box& b : redo_compute_) e.update_h(b);
-    for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_h(static_cast<int>(k));
+    {
+      TESSERA_PROFILE_SYNC("fdtd.cpml_redo_steps", e.compute_stream());
+      for (const Box& b : redo.compute) e.update_h(b);
+    }
+    {
+      TESSERA_PROFILE_SYNC("fdtd.cpml_slabs", e.compute_stream());
+      for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_h(static_cast<int>(k));
+    }
     ghosts_->begin(HalfStep::h_for_e, e);
     ghosts_->finish(HalfStep::h_for_e, e);
-    for (const Box& b : redo_compute_) e.update_e(b);
-    for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_e(static_cast<int>(k));
+    {
+      TESSERA_PROFILE_SYNC("fdtd.cpml_redo_steps", e.compute_stream());
+      for (const Box& b : redo.compute) e.update_e(b);
+    }
+    {
+      TESSERA_PROFILE_SYNC("fdtd.cpml_slabs", e.compute_stream());
+      for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_e(static_cast<int>(k));
+    }
     for (int a : pec_axes_) e.zero_tangential_e(a);
   }
-  for (const Box& b : redo_keep_) e.copy_to_previous(b);
+  {
+    TESSERA_PROFILE_SYNC("fdtd.cpml_keep", e.compute_stream());
+    for (const Box& b : redo.keep) e.copy_to_previous(b);
+  }
   e.swap_copies();
 }
 
