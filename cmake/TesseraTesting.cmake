@@ -9,11 +9,17 @@ set(TESSERA_MPIEXEC_PREFLAGS "--oversubscribe" CACHE STRING "Flags placed before
 set(TESSERA_TEST_ENV "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
 # What scripts/gpu-host/cross-node exports: the code paths of a job spread over nodes, on one host.
 set(TESSERA_CROSS_NODE_ENV "TESSERA_RANKS_PER_NODE=1;NCCL_P2P_DISABLE=1;NCCL_SHM_DISABLE=1;NCCL_NET=Socket;NCCL_SOCKET_IFNAME=lo;OMPI_MCA_btl=self,tcp;OMPI_MCA_btl_tcp_if_include=lo")
+# What a sanitized build's tests need (empty otherwise), also on its own for tests that must
+# not get the MPI settings above (the Slurm jobs).
+set(TESSERA_SANITIZER_ENV "")
 if(TESSERA_SANITIZE)
   # Open MPI and HDF5 keep allocations until exit on purpose: leak reports would be theirs.
   # The fake-disk shim (LD_PRELOAD) loads before ASan's runtime, which it tolerates.
-  list(APPEND TESSERA_TEST_ENV "ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1"
-       "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+  # TESSERA_TEST_SANITIZED=1: the scripts skip what a sanitizer's runtime cannot take (an
+  # address-space limit below ASan's shadow memory, a static launcher).
+  set(TESSERA_SANITIZER_ENV "ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1"
+      "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1" "TESSERA_TEST_SANITIZED=1")
+  list(APPEND TESSERA_TEST_ENV ${TESSERA_SANITIZER_ENV})
 endif()
 
 # tessera_add_unit_test(NAME SOURCES ... LIBS ... [LABELS ...])
