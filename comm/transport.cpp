@@ -40,7 +40,6 @@ std::string_view to_string(TransportKind k) {
   return "unknown";
 }
 
-
 namespace {
 
 // Agrees on a check that each rank made for itself: true only where it held on every rank

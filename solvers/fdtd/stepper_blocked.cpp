@@ -217,27 +217,21 @@ void Stepper::redo_cpml_surroundings(int steps) {
   const CpmlRedo& redo = redo_.at(steps);
   TESSERA_PROFILE_SYNC("fdtd.cpml", e.compute_stream());
   e.swap_copies();
+  // One half step: its ghosts, the split update over the compute boxes, the slabs' corrections.
+  const auto half = [&](HalfStep ghosts, bool electric) {
+    ghosts_->begin(ghosts, e);
+    ghosts_->finish(ghosts, e);
+    {
+      TESSERA_PROFILE_SYNC("fdtd.cpml_redo_steps", e.compute_stream());
+      for (const Box& b : redo.compute) electric ? e.update_e(b) : e.update_h(b);
+    }
+    TESSERA_PROFILE_SYNC("fdtd.cpml_slabs", e.compute_stream());
+    for (std::size_t k = 0; k < slabs_.size(); ++k)
+      electric ? e.cpml_e(static_cast<int>(k)) : e.cpml_h(static_cast<int>(k));
+  };
   for (int s = 0; s < steps; ++s) {
-    ghosts_->begin(HalfStep::e_for_h, e);
-    ghosts_->finish(HalfStep::e_for_h, e);
-    {
-      TESSERA_PROFILE_SYNC("fdtd.cpml_redo_steps", e.compute_stream());
-      for (const Box& b : redo.compute) e.update_h(b);
-    }
-    {
-      TESSERA_PROFILE_SYNC("fdtd.cpml_slabs", e.compute_stream());
-      for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_h(static_cast<int>(k));
-    }
-    ghosts_->begin(HalfStep::h_for_e, e);
-    ghosts_->finish(HalfStep::h_for_e, e);
-    {
-      TESSERA_PROFILE_SYNC("fdtd.cpml_redo_steps", e.compute_stream());
-      for (const Box& b : redo.compute) e.update_e(b);
-    }
-    {
-      TESSERA_PROFILE_SYNC("fdtd.cpml_slabs", e.compute_stream());
-      for (std::size_t k = 0; k < slabs_.size(); ++k) e.cpml_e(static_cast<int>(k));
-    }
+    half(HalfStep::e_for_h, false);
+    half(HalfStep::h_for_e, true);
     for (int a : pec_axes_) e.zero_tangential_e(a);
   }
   {

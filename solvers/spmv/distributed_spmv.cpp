@@ -97,7 +97,7 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
   if (exchange_) {
     TESSERA_PROFILE("spmv.pack");  // gathers x's sent entries
     if (!sends_.empty()) engine_.gather(x, send_index_.data(), static_cast<std::int64_t>(send_buf_.size()), send_buf_.data());
-    if (device) {
+    if (post_) {
       post_->packed.record(s);
       post_->packed.make_wait(post_->stream);
     } else {
@@ -110,11 +110,11 @@ MultiplyTimes DistributedSpmv<T>::multiply(const T* x, T* y) {
     engine_.multiply(*local_, x, y, false);
   }
   marks_[2].record(s, device);
-  if (exchange_ && device) post(post_->stream);  // the host posts while the GPU runs the local product
+  if (post_) post(post_->stream);  // the host posts while the GPU runs the local product
   if (exchange) {
     TESSERA_PROFILE("spmv.ghost_wait");  // the stream (a host transport: the host) waits for the ghosts
     exchange->finish();
-    if (device) {
+    if (post_) {
       post_->arrived.record(post_->stream);
       post_->arrived.make_wait(s);
     }
