@@ -63,11 +63,11 @@ constexpr std::array kVariables{
              .used_by = "run, bench fdtd",
              .help = "ranks cut along z alone: 1 sweeps the fused sweep's inner z stretches while the ghost planes "
                      "travel, 0 waits for them first (for measuring the overlap)"},
-    Variable{.name = "TESSERA_FDTD_BLOCKED_OVERLAP", .type = boolean, .scope = executable, .fallback = "0",
+    Variable{.name = "TESSERA_FDTD_BLOCKED_OVERLAP", .type = boolean, .scope = executable, .fallback = "1",
              .used_by = "run, bench fdtd",
              .help = "the blocked sweep across ranks: 1 runs each pass's inner z stretches while the neighbours' "
-                     "planes travel, then the two end stretches; 0 (for now the default, until measured on GPUs) "
-                     "exchanges the planes first"},
+                     "planes travel, then the two end stretches; 0 exchanges the planes first (for measuring the "
+                     "overlap)"},
     Variable{.name = "TESSERA_FDTD_BLOCKED_TILE", .type = integers, .scope = executable,
              .default_doc = "unset: 32 x 32 tiles, z stretches chosen", .min = 0, .max = 4096,
              .used_by = "run, bench fdtd",
