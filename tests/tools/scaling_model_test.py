@@ -83,8 +83,9 @@ def main(post):
     if not fd2.weak(4, sweep="fused").efficiency < fd2.weak(4).efficiency - 0.05:
         fail("fdtd: the fused sweep's exchange is hidden at P = 4 (measured: 87.0% against 94.7% split)")
     sp = h200["spmv"]
-    if not sp.product(406, 4) - sp.product(256, 1) > 100e-6:
-        fail("spmv: the distributed product adds less than 100 us at P = 4 (measured: +134 us)")
+    added = sp.product(406, 4) - sp.product(256, 1)
+    if not 20e-6 < added < 60e-6:
+        fail(f"spmv: the distributed product adds {added * 1e6:.0f} us at P = 4 (measured: +35 us at 6523e31)")
 
     # 6. docs/scaling.md shows the table the command prints now (regenerate it after a change).
     doc = os.path.join(os.path.dirname(os.path.realpath(post)), os.pardir, "docs", "scaling.md")

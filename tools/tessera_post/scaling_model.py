@@ -71,6 +71,8 @@ class Gpu:
     spmv_per_row: float
     # BFS (scale 26, edgefactor 16): see BFS below (same numbers on both GPUs).
     measured_note: str = ""
+    # FDTD's blocked sweep (k = 4 steps per pass, PEC, vacuum): cell-updates/s, one rank.
+    fdtd_blocked_rate: float = 0.0
 
 
 USABLE_MEMORY = 0.9  # ASSUMED: of the nominal GPU memory (CUDA context, NCCL buffers, slack)
@@ -86,35 +88,107 @@ NBODY_FLOOR = 5e-6  # ASSUMED: the shortest force kernel (launch-bound) below 40
 _F_SMALL, _F_LARGE = (128 ** 3, 0.082e-3), (512 ** 3, 3.77e-3)
 FDTD_RATE_H100 = (_F_LARGE[0] - _F_SMALL[0]) / (_F_LARGE[1] - _F_SMALL[1])
 FDTD_T0 = _F_SMALL[1] - _F_SMALL[0] / FDTD_RATE_H100
-# "One, two and four GPUs after the geometry round", 2026-11-28, commit eeece20, 4x H200: one
-# H200 alone 2.752 ms per split step at 512^3 (t0 ASSUMED the H100's; f174599 measured 2.753 on
-# a 2x H200 host the same day; d8f654e's 2.999, which the model used before, is 9% slower), and
-# P = 4 (1x2x2, nccl) 2.906 ms: the decomposed step costs 5.6% more (the shell update of the
-# exchanged faces, packs, the self-wrap of x) with the halo hidden.
-FDTD_RATE_H200 = 512 ** 3 / (2.752e-3 - FDTD_T0)
-FDTD_SPLIT_COST = 2.906e-3 / 2.752e-3 - 1
-# Efficiencies the split-step term is checked against: (P, measured, source).
-FDTD_MEASURED_WEAK = ((2, 0.953, "d8f654e"), (4, 0.952, "d8f654e"), (4, 0.953, "22ea52c, issue 32"),
-                      (4, 0.947, "eeece20, fitted"))
+# "Four GPUs" (docs/performance.md), 2026-11-28, seventh session, commit 6523e31, 4x H200: one
+# H200 alone 2.750 ms per split step at 512^3, PEC faces (the P = 4 run's reference; 2.747 on
+# its own; t0 ASSUMED the H100's; eeece20 measured 2.752, which the model used before), and
+# P = 4 (1x2x2, nccl) 2.898 ms: the decomposed step costs 5.4% more (the shell update of the
+# exchanged faces, packs, the self-wrap of x) with the halo hidden (eeece20: 5.6%).
+FDTD_RATE_H200 = 512 ** 3 / (2.750e-3 - FDTD_T0)
+FDTD_SPLIT_COST = 2.8978e-3 / 2.750e-3 - 1
+# Efficiencies the split-step term is checked against: (P, measured, source). The halo hides
+# on every grid, so the z cut (a GPU run's default on up to 4 ranks) has the same term.
+FDTD_MEASURED_WEAK = ((2, 0.953, "d8f654e", None), (4, 0.952, "d8f654e", None),
+                      (4, 0.953, "22ea52c, issue 32", None), (4, 0.947, "eeece20", None),
+                      (4, 0.949, "6523e31, fitted", None), (4, 0.956, "6523e31", "z"), (2, 0.953, "1bffe21", "z"))
 # The fused sweep, one rank, 512^3, PEC, vacuum: 2.568 ms on an H100 ("The fused sweep across
-# ranks, periodic axes and CPML", 2026-11-24, commit 84c7b34), 2.048 ms on an H200 (eeece20).
+# ranks, periodic axes and CPML", 2026-11-24, commit 84c7b34), 2.049 ms on an H200 ("Four GPUs",
+# 6523e31, the P = 4 runs' reference; eeece20: 2.048).
 FDTD_FUSED_RATE_H100 = 512 ** 3 / (2.568e-3 - FDTD_T0)
-FDTD_FUSED_RATE_H200 = 512 ** 3 / (2.048e-3 - FDTD_T0)
-# The fused step exchanges before its sweep and overlaps nothing (docs/fdtd.md "The fused
-# sweep"): per axis cut into ranks, all three E components of both ghost layers in corners
-# mode (one phase per axis, in turn), then the tangential H of the low layer: 32 bytes per face
-# cell, k + 1 exchanges in a row for k cut axes. eeece20, 4x H200, weak 512^3 per rank (1x2x2):
-# 2.355 ms per step against 2.048 alone (87.0%), the exchange alone 0.254 ms. The exchange is
-# fitted below as rounds x alpha + bytes / NVLink + bytes / FDTD_FUSED_OFFLINK (the time the
-# link does not explain, charged per byte: packs and unpacks phase by phase; one rank whose
-# six faces were all self-copies spent 0.33 ms on 25 MB with no link at all, H100, 84c7b34);
-# what is left, 2.6%, is the sweep's own extra work on a split grid (the low ghost layer's H).
-FDTD_FUSED_MEASURED = {"ranks": 4, "seconds": 2.355e-3, "alone": 2.048e-3, "exchange": 0.254e-3}
+FDTD_FUSED_RATE_H200 = 512 ** 3 / (2.049e-3 - FDTD_T0)
+# The fused step on MPI_Dims_create's grid exchanges before its sweep and overlaps nothing
+# (docs/fdtd.md "The fused sweep"): per axis cut into ranks, all three E components of both
+# ghost layers in corners mode (one phase per axis, in turn), then the tangential H of the low
+# layer: 32 bytes per face cell, k + 1 exchanges in a row for k cut axes. "Four GPUs", 6523e31,
+# 4x H200, weak 512^3 per rank (1x2x2): 2.364 ms per step against 2.049 alone (86.7%), the
+# exchange alone 0.247 ms. The exchange is fitted below as rounds x alpha + bytes / NVLink +
+# bytes / FDTD_FUSED_OFFLINK (the time the link does not explain, charged per byte: packs and
+# unpacks phase by phase; one rank whose six faces were all self-copies spent 0.33 ms on 25 MB
+# with no link at all, H100, 84c7b34); what is left, 3.3%, is the sweep's own extra work on a
+# split grid (the low ghost layer's H).
+FDTD_FUSED_MEASURED = {"ranks": 4, "seconds": 2.3638e-3, "alone": 2.049e-3, "exchange": 0.2469e-3}
 FDTD_FUSED_SPLIT_COST = (FDTD_FUSED_MEASURED["seconds"] - FDTD_FUSED_MEASURED["exchange"]) / FDTD_FUSED_MEASURED["alone"] - 1
 FDTD_FUSED_BYTES_PER_FACE_CELL = 32  # E: 3 components x 2 sides, H: 2 components x 1 side, float32
-# Issue 32's table (4x H200, commit 22ea52c): fused 2.342 ms against 2.057 alone (87.8%), its
-# exchange alone 0.219 ms: out of sample.
-FDTD_FUSED_CHECK = {"efficiency": 0.878, "exchange": 0.219e-3}
+# The same grid before, out of sample now: (efficiency, exchange alone, source). eeece20 (2.355
+# ms against 2.048, the fit until the seventh session) and issue 32's table (22ea52c: 2.342 ms
+# against 2.057).
+FDTD_FUSED_CHECKS = ((0.870, 0.254e-3, "eeece20"), (0.878, 0.219e-3, "22ea52c, issue 32"))
+
+
+def fdtd_plane_bytes(n):
+    """One float32 plane of an n x n x m block as the cuda engine stores it: rows of n + 2 cells
+    padded to 32 floats, n + 2 rows (544 x 514 x 4 B = 1.12 MB at 512)."""
+    return 4.0 * 32 * math.ceil((n + 2) / 32) * (n + 2)
+
+
+# The fused sweep on a z cut (fdtd.ranks = [1, 1, P], what a GPU run takes on up to 4 ranks
+# since ac37fa6 / 94581d2): eight whole planes in one group (E's three components both ways,
+# the tangential H up), no packing; the inner z stretches run while they travel, the two end
+# stretches after ("overlap"; TESSERA_FDTD_FUSED_OVERLAP=0 waits for the planes first).
+# "Four GPUs", 6523e31, 4x H200, 512^3 per rank, P = 4: 2.160 ms with the overlap (94.9% of
+# 2.049), 2.320 ms without (88.4%), the exchange alone 0.183 ms (0.179 in the overlapped run).
+# Fitted: without the overlap t = (1 + FDTD_FUSED_Z_COST) t_f + x, with x = alpha + 8 planes /
+# FDTD_FUSED_PLANE_BW (55 GB/s per rank: NCCL's rate for 1.1 MB messages, not the link's);
+# with it t = (1 + FDTD_FUSED_Z_COST) t_f + max(0, x - FDTD_FUSED_Z_HIDDEN), the hidden part
+# fitted (0.16 of the 0.18 ms). Checked against P = 2: 94.5% (1bffe21), 94.8% and without the
+# overlap 88.8% (4f9f897, fifth session).
+FDTD_FUSED_Z_PLANES = 8
+FDTD_FUSED_Z_MEASURED = {"ranks": 4, "on": 2.1600e-3, "off": 2.3203e-3, "alone": 2.049e-3, "exchange": 0.1826e-3,
+                         "efficiency": (0.949, 0.884)}  # as the bench prints them, each against its run's PEC rank
+FDTD_FUSED_Z_COST = ((FDTD_FUSED_Z_MEASURED["off"] - FDTD_FUSED_Z_MEASURED["exchange"])
+                     / FDTD_FUSED_Z_MEASURED["alone"] - 1)
+FDTD_FUSED_PLANE_BW = (FDTD_FUSED_Z_PLANES * fdtd_plane_bytes(512)
+                       / (FDTD_FUSED_Z_MEASURED["exchange"] - NVLINK_ALPHA))
+FDTD_FUSED_Z_HIDDEN = FDTD_FUSED_Z_MEASURED["exchange"] - (
+    FDTD_FUSED_Z_MEASURED["on"] - (1 + FDTD_FUSED_Z_COST) * FDTD_FUSED_Z_MEASURED["alone"])
+FDTD_FUSED_Z_CHECKS = ((2, True, 0.945, "1bffe21"), (2, True, 0.948, "4f9f897"), (2, False, 0.888, "4f9f897"))
+
+# The blocked sweep across ranks (fdtd.sweep = "blocked" on a z cut, docs/fdtd.md "Across
+# ranks"; auto takes it where the fused sweep would run, on up to 4 ranks): k = 4 steps per
+# pass; before each pass a rank sends the 4 planes next to each z face, all six components,
+# whole (2 x 6 x 4 planes: 53.7 MB per pass at 512^3, 12 messages), and since 1bffe21 sweeps
+# the inner z stretches while they travel (TESSERA_FDTD_BLOCKED_OVERLAP=1, the default now).
+# One GPU, PEC vacuum, k = 4: 138.2 G cell-updates/s on an H100 (docs/fdtd.md, "The blocked
+# sweep", 2026-11-28); 0.984 ms per step at 512^3 on an H200 ("Four GPUs", 6523e31, the P = 4
+# run's reference; 0.977-0.981 in the other runs).
+FDTD_BLOCKED_STEPS = 4
+FDTD_BLOCKED_RATE_H100 = 138.2e9
+FDTD_BLOCKED_RATE_H200 = 512 ** 3 / 0.984e-3
+# "Four GPUs", 4x H200, 512^3 per rank, nccl: P = 4 (6523e31) 1.054 ms with the overlap (93.3%
+# of one PEC rank), 1.152 ms without (85.3%), the exchange alone 0.169 ms per step; P = 2
+# (1bffe21, overlap on) 1.076 ms (91.2%), the exchange alone 0.202 ms per step. The exchange
+# per pass is alpha + 53.7 MB / B, B fitted per placement: 82 GB/s per rank at P >= 3 (each
+# side to its own neighbour), 68 GB/s at P = 2 (both sides to the one other rank). Without the
+# overlap t = t_b + x / k (the recomputed planes cost nothing visible: 1.152 = 0.984 + 0.169
+# within 0.1%; P = 2, 4f9f897: 1.178 = 0.977 + 0.200); with it t = t_b + max(0, x / k - H),
+# H = FDTD_BLOCKED_HIDDEN fitted at P = 4 (0.098 of the 0.169 ms per step). The inner third
+# of a pass lasts about 0.33 ms per step, twice the exchange, so H is not the stretches'
+# length: what stays exposed is the GPU shared with NCCL's kernels and the third stretch's
+# recomputed layers (1.4%), which the fit does not tell apart.
+FDTD_BLOCKED_MEASURED = {"ranks": 4, "on": 1.0543e-3, "off": 1.1517e-3, "alone": 0.984e-3, "exchange": 0.1687e-3}
+FDTD_BLOCKED_MEASURED_P2 = {"ranks": 2, "on": 1.0761e-3, "alone": 0.981e-3, "exchange": 0.2018e-3}
+
+
+def fdtd_blocked_pass_bytes(n, k=FDTD_BLOCKED_STEPS):
+    """Bytes a rank sends per pass of the blocked sweep across ranks: 2 sides x 6 components x k
+    planes."""
+    return 2 * 6 * k * fdtd_plane_bytes(n)
+
+
+FDTD_BLOCKED_PLANE_BW = {p: fdtd_blocked_pass_bytes(512) / (FDTD_BLOCKED_STEPS * m["exchange"] - NVLINK_ALPHA)
+                         for p, m in ((2, FDTD_BLOCKED_MEASURED_P2), (4, FDTD_BLOCKED_MEASURED))}
+FDTD_BLOCKED_HIDDEN = FDTD_BLOCKED_MEASURED["exchange"] - (FDTD_BLOCKED_MEASURED["on"] - FDTD_BLOCKED_MEASURED["alone"])
+# Out of sample: (P, overlap, measured efficiency of one PEC rank, source).
+FDTD_BLOCKED_CHECKS = ((4, False, 0.853, "6523e31"), (2, True, 0.912, "1bffe21"), (2, False, 0.829, "4f9f897"))
 
 # "Re-measured after the one-skeleton restructuring (2026-11-24)", commit 78d58e2, H100: scan
 # lookback 328.1 G int32/s at 2^30; copy bandwidth 2991 GB/s ("SpMV", 2026-11-24, afb3f2f).
@@ -122,53 +196,77 @@ FDTD_FUSED_CHECK = {"efficiency": 0.878, "exchange": 0.219e-3}
 # 4158 GB/s ("FDTD weak scaling (H200)", d8f654e).
 SCAN_T0_SCAN = 5e-6    # ASSUMED: launch and look-back chain of the scan pass
 SCAN_T0_REDUCE = 3e-6  # ASSUMED: launch of the reduce pass
-SCAN_MEASURED = {"ranks": 2, "n": 2 ** 28, "seconds": 0.934e-3}  # third round, e47ec09, 2x H200
-# Same run: the host path (device sync after the reduction, host MPI exscan, relaunch) spent 0.19
-# ms between the passes, of which the exscan itself 1.4 us (MPI_STAGE_NODE).
+# The distributed look-back, 2^28 int32 per rank, totals on nccl (the path a run takes): (P,
+# seconds, source). Third round, e47ec09, 2x H200: 0.934 ms; "The owed rows measured on 2
+# H200s", fifth session, 4f9f897: 0.938 ms (71.3%); "Four GPUs", 2026-11-28, 6523e31, 4x H200:
+# 0.933 ms (72.3% of P x one GPU). Out of sample: no term is fitted to them.
+SCAN_MEASURED = ((2, 0.934e-3, "e47ec09"), (2, 0.938e-3, "4f9f897"), (4, 0.9333e-3, "6523e31"))
+# e47ec09's run: the host path (device sync after the reduction, host MPI exscan, relaunch)
+# spent 0.19 ms between the passes, of which the exscan itself 1.4 us (MPI_STAGE_NODE).
 SCAN_HOST_PATH = 0.19e-3
-# "One, two and four GPUs after the geometry round", 2026-11-28, commit eeece20, 2x and 4x H200:
-# distributed look-back, 2^28 int32 per rank, 62.0% / 61.5% of P x one GPU at P = 2 / 4. These
-# are the host path (the bench's "dist lookback P=N" row): 464.7 G/s at P = 2 is e47ec09's
+# The host path measured: (P, efficiency of P x one GPU, source). "One, two and four GPUs after
+# the geometry round", 2026-11-28, commit eeece20, 2x and 4x H200: 62.0% / 61.5% at P = 2 / 4.
+# These are the host path (the bench's "dist lookback P=N" row): 464.7 G/s at P = 2 is e47ec09's
 # host-exscan row (465.4), and the "exscan + wait (0.48 ms at P = 2)" it quotes is that row's
-# phase; the row with the totals on nccl reports no phases. Out of sample for step_host.
-SCAN_MEASURED_HOST_PATH = {2: 0.620, 4: 0.615}
+# phase; the row with the totals on nccl reports no phases. "Four GPUs", 6523e31: 62.1% at
+# P = 4 (1.151 ms). Out of sample for step_host.
+SCAN_MEASURED_HOST_PATH = ((2, 0.620, "eeece20"), (4, 0.615, "eeece20"), (4, 0.621, "6523e31"))
 
 # "SpMV", 2026-11-24, H100: one unpreconditioned CG iteration on the 7-point Poisson 256^3 with
 # the hybrid kernel takes 1.143 ms (byte model: 188 bytes per row, of which the SpMV's 100).
-# H200: 0.882 ms ("SpMV weak scaling after the compressed ghost block", 2026-11-28, commit
-# 85a104e, `bench spmv`, P = 1). Before it was measured the model projected 0.913 (the H100's
-# per-row cost / 1.26, the H200/H100 ratio of FDTD and scan).
+# H200: 0.864 ms ("Four GPUs", 2026-11-28, commit 1bffe21, `bench spmv`, P = 1, the same host
+# as the P = 2 row; 85a104e measured 0.882, which the model used before, and before that it
+# projected 0.913: the H100's per-row cost / 1.26, the H200/H100 ratio of FDTD and scan).
 CG_T0 = 30e-6  # ASSUMED: the iteration's fixed cost (6 kernels, 2 device syncs)
 CG_PER_ROW_H100 = (1.143e-3 - CG_T0) / 256 ** 3
-CG_PER_ROW_H200 = (0.882e-3 - CG_T0) / 256 ** 3
+CG_PER_ROW_H200 = (0.8636e-3 - CG_T0) / 256 ** 3
 # The product alone, hybrid kernel, 7-point Poisson 256^3: 404.6 GFLOP/s on an H100 ("SpMV",
-# 2026-11-24, commit afb3f2f; 2 flops per nonzero, 7 n^3 - 6 n^2 nonzeros: 0.579 ms) and 0.437 ms
-# on an H200 (the P = 1 row of "One, two and four GPUs after the geometry round", eeece20, taken
-# from 85a104e's run, whose table prints 0.440 for `tessera run`).
+# 2026-11-24, commit afb3f2f; 2 flops per nonzero, 7 n^3 - 6 n^2 nonzeros: 0.579 ms) and 0.440 ms
+# on an H200 ("Four GPUs", 2026-11-28, commit 6523e31, `tessera run`, P = 1, median of 60
+# multiplies; eeece20's 0.437 before).
 SPMV_PER_ROW_H100 = 2 * (7 * 256 ** 3 - 6 * 256 ** 2) / 404.6e9 / 256 ** 3
-SPMV_PER_ROW_H200 = 0.437e-3 / 256 ** 3
+SPMV_PER_ROW_H200 = 0.440e-3 / 256 ** 3
 # The distributed product, weak, ~256^3 rows per rank, hybrid, H200 (`tessera run`, the log's
-# median): P = 2 (n = 323) 0.518 ms (85a104e), P = 4 (n = 406) 0.571 ms (eeece20): +81 and +134
-# us over one GPU, where the model had +8 us. Its phases at P = 2 (85a104e): the local product
-# 0.031 ms (7%) slower while NCCL's kernels share the GPU with it, the ghost wait 0.003 ms, the
-# ghost product 0.034 ms after the exchange. The term (Spmv.ghost_cost): the local product x
-# SPMV_LOCAL_SLOWDOWN + a fixed cost + a cost per row with ghost entries, the last two fitted to
-# the P = 2 and P = 4 products (spmv_ghost_fit).
-SPMV_MEASURED_WEAK = {2: (323, 0.518e-3, "85a104e"), 4: (406, 0.571e-3, "eeece20")}
-SPMV_LOCAL_SLOWDOWN = 0.031 / 0.438
-# The CG iteration on the same grids, `bench spmv` (hybrid): P = 2 1.003 ms (85a104e), P = 4
-# 1.019 ms (eeece20): out of sample.
-CG_MEASURED_WEAK = {2: (323, 1.003e-3, "85a104e"), 4: (406, 1.019e-3, "eeece20")}
+# median; scripts/gpu-host/spmv-weak.sh): "Four GPUs", 2026-11-28, commit 6523e31, after the
+# ghost rows went into one kernel (ed8e0ac) and the exchange onto a side stream, posted after
+# the local product (07188c7, 0d568f7): P = 2 (n = 323) 0.472 ms, P = 4 (n = 406) 0.475 ms, +32
+# and +35 us over one GPU (85a104e / eeece20 before those changes: 0.518 / 0.571 ms). Phases at
+# P = 4 (slowest rank): pack 0.010, local product 0.450 ms (2.6% slower than alone while NCCL's
+# kernels share the GPU; 85a104e: 7.1%), ghost wait 0.003, ghost product 0.011.
+# NCCL_MAX_CTAS=2 changes nothing (0.470 / 0.473). The term (Spmv.ghost_cost): the local product
+# x SPMV_LOCAL_SLOWDOWN + a fixed cost + a cost per row with ghost entries, the last two fitted
+# to the P = 2 and P = 4 products (spmv_ghost_fit).
+SPMV_MEASURED_WEAK = {2: (323, 0.472e-3, "6523e31"), 4: (406, 0.475e-3, "6523e31")}
+SPMV_LOCAL_SLOWDOWN = 0.450e-3 / (406 ** 3 / 4 * SPMV_PER_ROW_H200) - 1
+# The CG iteration on the same grids, `bench spmv` (hybrid): P = 2 0.909 ms (1bffe21), P = 4
+# 0.911 ms (6523e31): out of sample.
+CG_MEASURED_WEAK = {2: (323, 0.9094e-3, "1bffe21"), 4: (406, 0.9114e-3, "6523e31")}
 
-# BFS, direction-optimizing, Kronecker scale 26, edgefactor 16. "One, two and four GPUs after
-# the geometry round", 2026-11-28, commit eeece20, 1 / 2 / 4 H200s, nccl + peer memory, 8 roots
-# validated: 322.2 / 541.8 / 828.7 GTEPS (harmonic means), i.e. a mean search of 16 V / GTEPS =
-# 3.33 / 1.98 / 1.30 ms. Fitted below to t = W / P + S + [P > 1] (X + bitmap bytes / NVLink):
-# W the work that divides, S what does not (small levels, launches), X the shares.
-BFS_MEASURED_PEER = {p: 16 * 2.0 ** 26 / (g * 1e9) for p, g in ((1, 322.2), (2, 541.8), (4, 828.7))}
-# The fit before (seventh round, commit 3a0793e, links woken): median 3.23 / 1.92 / 1.23 ms on
-# 1 / 2 / 4 H200s. Now out of sample (speed-ups).
+# BFS, direction-optimizing, Kronecker scale 26, edgefactor 16. "Four GPUs", 2026-11-28, commit
+# 6523e31, 1 / 2 / 4 H200s, nccl + peer memory, levels on the GPU, 8 roots validated: 328.5 /
+# 543.4 / 842.4 GTEPS (harmonic means), i.e. a mean search of 16 V / GTEPS = 3.27 / 1.98 / 1.27
+# ms (medians 3.097 / 1.870 / 1.216). Fitted below to t = W / P + S + [P > 1] (X + bitmap bytes
+# / NVLink): W the work that divides, S what does not, X the shares. The per-level profile of
+# the same run (TESSERA_BFS_PROFILE=1, one root, 8 levels) says what S and X are made of: every
+# level costs about 18 us of small steps, decisions and gaps on any P (0.14 ms a search), and
+# the 4 big levels divide 3.46x, not 4x, on 4 GPUs (Kronecker's skew), which W / P + S can only
+# show as a larger S; on P > 1 each level pays two peer-memory shares of >= 7 us each (0.19-0.22
+# ms a search at P = 4).
+BFS_MEASURED_PEER = {p: 16 * 2.0 ** 26 / (g * 1e9) for p, g in ((1, 328.5), (2, 543.4), (4, 842.4))}
+# The fits before, now out of sample (speed-ups): eeece20 ("One, two and four GPUs after the
+# geometry round", the fit until the seventh session): 322.2 / 541.8 / 828.7 GTEPS; BFS seventh
+# round, commit 3a0793e, links woken: median 3.23 / 1.92 / 1.23 ms.
+BFS_MEASURED_PEER_EEECE20 = {p: 16 * 2.0 ** 26 / (g * 1e9) for p, g in ((1, 322.2), (2, 541.8), (4, 828.7))}
 BFS_MEASURED_PEER_3A0793E = {1: 3.23e-3, 2: 1.92e-3, 4: 1.23e-3}
+# "The owed rows measured on 2 H200s", fifth session, 4f9f897: 544.6 against 328.8 GTEPS.
+BFS_MEASURED_P2_4F9F897 = 544.6 / 328.8
+# Scale 27 ("Four GPUs", commit 1bffe21, the same host): 305.7 / 549.1 / 937.2 GTEPS on 1 / 2 /
+# 4 H200s, a mean search of 7.02 / 3.91 / 2.29 ms (medians 7.186 / 3.999 / 2.316). W 2^(s - 26)
+# would make one GPU's scale-27 search 6.14 ms: the work per edge grows 15% from scale 26 to 27
+# (GTEPS fall from 328.5 to 305.7). bfs_scale_growth() is that factor per scale, fitted to the
+# one-GPU search at scale 27 and ASSUMED to hold per scale up to 31; the 2- and 4-GPU searches
+# at scale 27 are out of sample.
+BFS_MEASURED_PEER_27 = {p: 16 * 2.0 ** 27 / (g * 1e9) for p, g in ((1, 305.7), (2, 549.1), (4, 937.2))}
 # Fifth round, commit fc9429d, 1 H200: 3.64 ms with the host running the level loop, 3.39 with
 # the GPU: the host loop's waits and launches cost 0.25 ms per search (~30 us x 8 levels).
 BFS_HOST_LOOP = 3.64e-3 - 3.39e-3
@@ -186,9 +284,9 @@ BFS_MAX_SCALE = 31  # the cuda backend refuses 2^32 vertices (solvers/bfs/cuda/c
 
 GPUS = {
     "h100": Gpu("H100 80GB", 80e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H100, FDTD_FUSED_RATE_H100, 328.1e9, 2991e9,
-                CG_PER_ROW_H100, SPMV_PER_ROW_H100),
+                CG_PER_ROW_H100, SPMV_PER_ROW_H100, fdtd_blocked_rate=FDTD_BLOCKED_RATE_H100),
     "h200": Gpu("H200 141GB", 141e9, NBODY_RATES, FDTD_T0, FDTD_RATE_H200, FDTD_FUSED_RATE_H200, 406.5e9, 4158e9,
-                CG_PER_ROW_H200, SPMV_PER_ROW_H200),
+                CG_PER_ROW_H200, SPMV_PER_ROW_H200, fdtd_blocked_rate=FDTD_BLOCKED_RATE_H200),
 }
 
 
@@ -403,10 +501,15 @@ class Fdtd(Solver):
     weak_size = 512
     strong_sizes = (1024, 2048)
     # sweep = "fused": what `fdtd.sweep = auto` runs on GPUs wherever it applies (no TFSF box, no
-    # dispersive material); its exchange is not overlapped.
+    # dispersive material); on MPI_Dims_create's grid (what runs beyond 4 ranks, or with an x or
+    # y cut given) its exchange is not overlapped. The z cut a GPU run takes on up to 4 ranks,
+    # where the fused and the blocked sweep overlap their plane exchange, is z_cut() below: a
+    # table of its own, not a curve.
     variants = ((", fused sweep", {"sweep": "fused"}, (1024,)),)
 
     def compute(self, cells, sweep="split"):
+        if sweep == "blocked":
+            return cells / self.gpu.fdtd_blocked_rate
         rate = self.gpu.fdtd_fused_rate if sweep == "fused" else self.gpu.fdtd_rate
         return self.gpu.fdtd_t0 + cells / rate
 
@@ -418,9 +521,9 @@ class Fdtd(Solver):
         d = _dims(p)
         return tuple(self.weak_size * x for x in d)
 
-    def step(self, size, p, sweep="split"):
+    def step(self, size, p, sweep="split", cut=None, overlap=True):
         g = (size, size, size) if isinstance(size, int) else size
-        d = _dims(p)
+        d = [1, 1, p] if cut == "z" or sweep == "blocked" else _dims(p)
         local = [g[a] / d[a] for a in range(3)]
         cells = local[0] * local[1] * local[2]
         comp = self.compute(cells, sweep)
@@ -428,19 +531,43 @@ class Fdtd(Solver):
         if not axes:
             return Point(p, comp, comp, 0.0, 0.0, 0.0, 0, 1.0)
         faces = [cells / local[a] for a in axes]
+        dims = {"dims": "x".join(str(x) for x in d)}
+        if sweep == "blocked":
+            # One exchange of 2 x 6 x k whole planes per pass of k steps; the inner z stretches
+            # run while it travels, and what they do not hide (FDTD_BLOCKED_HIDDEN per step) shows.
+            k = FDTD_BLOCKED_STEPS
+            nbytes = fdtd_blocked_pass_bytes(round(local[0]), k)
+            rate = min(FDTD_BLOCKED_PLANE_BW[2 if p == 2 else 4], self.net.bw(p))
+            x = (self.net.alpha(p) + nbytes / rate) / k
+            exposed = max(0.0, x - FDTD_BLOCKED_HIDDEN) if overlap else x
+            return Point(p, comp + exposed, comp, x, exposed, nbytes / k, 12 // k, 0.0, extra=dims)
+        if sweep == "fused" and cut == "z":
+            # Eight whole planes in one group; the inner z stretches sweep while they travel.
+            nbytes = FDTD_FUSED_Z_PLANES * fdtd_plane_bytes(round(local[0]))
+            x = self.net.alpha(p) + nbytes / min(FDTD_FUSED_PLANE_BW, self.net.bw(p))
+            t = (1 + FDTD_FUSED_Z_COST) * comp + (max(0.0, x - FDTD_FUSED_Z_HIDDEN) if overlap else x)
+            return Point(p, t, comp, x, t - comp, nbytes, FDTD_FUSED_Z_PLANES, 0.0, extra=dims)
         if sweep == "fused":
             # One exchange before the sweep, nothing overlapped: E in corners mode, one phase per
             # cut axis in turn, then the tangential H of the low layers.
             nbytes = FDTD_FUSED_BYTES_PER_FACE_CELL * sum(faces)
             exchange = self.fused_exchange(p, len(axes), nbytes)
             t = (1 + FDTD_FUSED_SPLIT_COST) * comp + exchange
-            return Point(p, t, comp, exchange, t - comp, nbytes, 3 * len(axes), 0.0,
-                         extra={"dims": "x".join(str(x) for x in d)})
+            return Point(p, t, comp, exchange, t - comp, nbytes, 3 * len(axes), 0.0, extra=dims)
         half_bytes = 8.0 * sum(faces)  # 2 tangential float32 components per face, one side
         half = len(axes) * self.net.alpha(p) + half_bytes / self.net.bw(p)
         t = (1 + FDTD_SPLIT_COST) * comp + 2 * max(0.0, half - comp / 2)
-        return Point(p, t, comp, 2 * half, t - comp, 2 * half_bytes, 2 * len(axes), 0.0,
-                     extra={"dims": "x".join(str(x) for x in d)})
+        return Point(p, t, comp, 2 * half, t - comp, 2 * half_bytes, 2 * len(axes), 0.0, extra=dims)
+
+    def z_cut(self, p, sweep="fused", overlap=True, n=None):
+        """Weak scaling on a z cut (fdtd.ranks = [1, 1, P]), n^3 cells per rank: the step and its
+        efficiency against one rank alone with PEC faces (for the blocked sweep, one rank's
+        blocked step)."""
+        n = n or self.weak_size
+        pt = self.step((n, n, n * p), p, sweep=sweep, cut="z", overlap=overlap)
+        pt.efficiency = self.single(n, sweep) / pt.seconds
+        pt.fits = self.fits((n, n, n * p), p)
+        return pt
 
     def fused_exchange(self, p, axes, nbytes):
         """The fused step's exchange alone: axes + 1 exchanges in a row, the link's time, and the
@@ -508,6 +635,13 @@ def bfs_fit():
     return w, s, x
 
 
+def bfs_scale_growth():
+    """g: the work at scale s is W 2^(s - 26) g^(s - 26); g from the one-GPU search
+    at scale 27 (1.15: the work per edge grows 15% from scale 26 to 27)."""
+    w, s, _ = bfs_fit()
+    return (BFS_MEASURED_PEER_27[1] - s) / (2 * w)
+
+
 class Bfs(Solver):
     name, step_name, size_name = "bfs", "search", "Kronecker scale"
     weak_size = 26
@@ -516,9 +650,14 @@ class Bfs(Solver):
     def __init__(self, gpu, net):
         super().__init__(gpu, net)
         self.w26, self.s, self.x = bfs_fit()
+        self.growth = bfs_scale_growth()
+
+    def work(self, scale):
+        """W at this scale: the edges double per scale, and the work per edge grows by growth."""
+        return self.w26 * (2.0 * self.growth) ** (scale - 26)
 
     def single(self, scale, **way):
-        return self.w26 * 2.0 ** (scale - 26) + self.s
+        return self.work(scale) + self.s
 
     def weak_total(self, p):
         scale = self.weak_size + int(round(math.log2(p)))
@@ -526,7 +665,7 @@ class Bfs(Solver):
 
     def step(self, scale, p, path=None):
         v = 2.0 ** scale
-        w = self.w26 * 2.0 ** (scale - 26)
+        w = self.work(scale)
         if p == 1:
             t = w + self.s
             return Point(p, t, t, 0.0, 0.0, 0.0, 0, 1.0, extra={"gteps": 16 * v / t / 1e9})
@@ -736,6 +875,24 @@ def table(solver, label, rows):
         print(line + f" {eff} |")
 
 
+def z_cut_table(solver):
+    """The fused and the blocked sweep on a z cut (what a GPU run takes on up to 4 ranks), weak,
+    with their plane exchange overlapped (the default) and not."""
+    n = solver.weak_size
+    print(f"\nfdtd on a z cut (fdtd.ranks = [1, 1, P], a GPU run's default on up to 4 ranks), weak, {n}^3 cells per "
+          f"GPU; efficiency against one rank alone with PEC faces, the same sweep:\n")
+    print("| sweep | P | nodes | exchange [ms per step] | t [ms] | efficiency | not overlapped: t [ms] | efficiency |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for sweep in ("fused", "blocked"):
+        label = sweep if sweep == "fused" else f"blocked k={FDTD_BLOCKED_STEPS}"
+        for p in (1, 2, 4, 8):
+            on, off = solver.z_cut(p, sweep), solver.z_cut(p, sweep, overlap=False)
+            print(f"| {label} | {p} | {solver.net.nodes(p)} | {_ms(on.comm)} | {_ms(on.seconds)} | "
+                  f"{_pct(on.efficiency)} | {_ms(off.seconds)} | {_pct(off.efficiency)} |")
+    print(f"\n(from P = {2 * solver.net.cluster.gpus_per_node} on, the same per rank: a rank at a node's edge sends "
+          f"across nodes, and the step waits for it)")
+
+
 def memory_lines(gpu_key):
     lines = []
     for s in make(gpu_key):
@@ -777,31 +934,67 @@ def validation(cluster=None):
         out.append(("nbody", f"ring 1M bodies, nccl, P = {p}, efficiency ({src})", measured,
                     nb.strong(2 ** 20, p).efficiency))
     fd = h200["fdtd"]
-    for p, measured, src in FDTD_MEASURED_WEAK:
-        out.append(("fdtd", f"weak 512^3 per GPU, split, nccl, P = {p}, efficiency ({src})", measured,
-                    fd.weak(p).efficiency))
+    for p, measured, src, cut in FDTD_MEASURED_WEAK:
+        model = fd.z_cut(p, "split").efficiency if cut == "z" else fd.weak(p).efficiency
+        grid = "z cut" if cut == "z" else "x".join(str(x) for x in _dims(p))
+        out.append(("fdtd", f"weak 512^3 per GPU, split, {grid}, nccl, P = {p}, efficiency ({src})", measured, model))
     m = FDTD_FUSED_MEASURED
     p = m["ranks"]
     fused = fd.weak(p, sweep="fused")
-    out.append(("fdtd", f"weak 512^3 per GPU, fused, nccl, P = {p}, efficiency (eeece20, fitted)",
+    out.append(("fdtd", f"weak 512^3 per GPU, fused, 1x2x2, nccl, P = {p}, efficiency (6523e31, fitted)",
                 m["alone"] / m["seconds"], fused.efficiency))
-    out.append(("fdtd", "the same, its exchange alone, ms (eeece20, fitted)", m["exchange"] * 1e3, fused.comm * 1e3))
-    out.append(("fdtd", f"weak 512^3 per GPU, fused, nccl, P = {p}, efficiency (22ea52c, issue 32)",
-                FDTD_FUSED_CHECK["efficiency"], fused.efficiency))
+    out.append(("fdtd", "the same, its exchange alone, ms (6523e31, fitted)", m["exchange"] * 1e3, fused.comm * 1e3))
+    for measured, _, src in FDTD_FUSED_CHECKS:
+        out.append(("fdtd", f"weak 512^3 per GPU, fused, 1x2x2, nccl, P = {p}, efficiency ({src})", measured,
+                    fused.efficiency))
+    m = FDTD_FUSED_Z_MEASURED
+    p = m["ranks"]
+    out.append(("fdtd", f"weak 512^3 per GPU, fused, z cut, overlapped, nccl, P = {p}, efficiency (6523e31, fitted)",
+                m["efficiency"][0], fd.z_cut(p).efficiency))
+    out.append(("fdtd", "the same without the overlap, efficiency (6523e31, fitted)", m["efficiency"][1],
+                fd.z_cut(p, overlap=False).efficiency))
+    out.append(("fdtd", "the same, its exchange alone, ms (6523e31, fitted)", m["exchange"] * 1e3,
+                fd.z_cut(p).comm * 1e3))
+    for p, overlap, measured, src in FDTD_FUSED_Z_CHECKS:
+        how = "overlapped" if overlap else "not overlapped"
+        out.append(("fdtd", f"weak 512^3 per GPU, fused, z cut, {how}, nccl, P = {p}, efficiency ({src})", measured,
+                    fd.z_cut(p, overlap=overlap).efficiency))
+    m = FDTD_BLOCKED_MEASURED
+    p = m["ranks"]
+    out.append(("fdtd", f"weak 512^3 per GPU, blocked k=4, z cut, overlapped, nccl, P = {p}, of one PEC rank "
+                "(6523e31, fitted)", m["alone"] / m["on"], fd.z_cut(p, "blocked").efficiency))
+    out.append(("fdtd", "the same, its exchange alone, ms per step (6523e31, fitted)", m["exchange"] * 1e3,
+                fd.z_cut(p, "blocked").comm * 1e3))
+    m = FDTD_BLOCKED_MEASURED_P2
+    out.append(("fdtd", "the same, P = 2, its exchange alone, ms per step (1bffe21, fitted)", m["exchange"] * 1e3,
+                fd.z_cut(2, "blocked").comm * 1e3))
+    for p, overlap, measured, src in FDTD_BLOCKED_CHECKS:
+        how = "overlapped" if overlap else "not overlapped"
+        out.append(("fdtd", f"weak 512^3 per GPU, blocked k=4, z cut, {how}, nccl, P = {p}, of one PEC rank ({src})",
+                    measured, fd.z_cut(p, "blocked", overlap=overlap).efficiency))
     sc = h200["scan"]
-    m = SCAN_MEASURED
-    out.append(("scan", "2^28 int32 per GPU, totals on nccl, P = 2, ms (e47ec09)", m["seconds"] * 1e3,
-                sc.step(m["n"] * 2, 2).seconds * 1e3))
+    for p, seconds, src in SCAN_MEASURED:
+        out.append(("scan", f"2^28 int32 per GPU, totals on nccl, P = {p}, ms ({src})", seconds * 1e3,
+                    sc.step(2 ** 28 * p, p).seconds * 1e3))
     one = sc.single(2 ** 28)
-    for p, measured in SCAN_MEASURED_HOST_PATH.items():
-        out.append(("scan", f"2^28 int32 per GPU, host exscan, P = {p}, efficiency (eeece20)", measured,
+    for p, measured, src in SCAN_MEASURED_HOST_PATH:
+        out.append(("scan", f"2^28 int32 per GPU, host exscan, P = {p}, efficiency ({src})", measured,
                     one / sc.step_host(2 ** 28 * p, p)))
     bf = h200["bfs"]
-    for label, table in (("eeece20, fitted", BFS_MEASURED_PEER), ("3a0793e, medians", BFS_MEASURED_PEER_3A0793E)):
+    for label, table in (("6523e31, fitted", BFS_MEASURED_PEER), ("eeece20", BFS_MEASURED_PEER_EEECE20),
+                         ("3a0793e, medians", BFS_MEASURED_PEER_3A0793E)):
         for p, t in table.items():
             if p > 1:
                 out.append(("bfs", f"scale 26, peer, P = {p}, speed-up ({label})", table[1] / t,
                             bf.step(26, 1).seconds / bf.step(26, p).seconds))
+    out.append(("bfs", "scale 26, peer, P = 2, speed-up (4f9f897)", BFS_MEASURED_P2_4F9F897,
+                bf.step(26, 1).seconds / bf.step(26, 2).seconds))
+    for p, t in BFS_MEASURED_PEER_27.items():
+        label = "1bffe21, fitted" if p == 1 else "1bffe21"
+        out.append(("bfs", f"scale 27, peer, P = {p}, mean search, ms ({label})", t * 1e3,
+                    bf.step(27, p).seconds * 1e3))
+    out.append(("bfs", "weak: scale 27 on 2 GPUs against scale 26 on 1, efficiency (1bffe21, 6523e31)",
+                BFS_MEASURED_PEER[1] / BFS_MEASURED_PEER_27[2], bf.weak(2).efficiency))
     host1 = bf.step(26, 1).seconds + BFS_HOST_LOOP
     for p, measured in BFS_MEASURED_TRANSPORT_SPEEDUP.items():
         out.append(("bfs", f"scale 26, transport, P = {p}, speed-up (2c9c42b)", measured,
@@ -809,7 +1002,7 @@ def validation(cluster=None):
     sp = h200["spmv"]
     for p, (n, t, src) in SPMV_MEASURED_WEAK.items():
         out.append(("spmv", f"product, weak, n = {n}, P = {p}, ms ({src}, fitted)", t * 1e3, sp.product(n, p) * 1e3))
-    out.append(("spmv", "CG iteration, 256^3, P = 1, ms (85a104e, fitted)", 0.882, sp.step(256, 1).seconds * 1e3))
+    out.append(("spmv", "CG iteration, 256^3, P = 1, ms (1bffe21, fitted)", 0.8636, sp.step(256, 1).seconds * 1e3))
     for p, (n, t, src) in CG_MEASURED_WEAK.items():
         out.append(("spmv", f"CG iteration, weak, n = {n}, P = {p}, ms ({src})", t * 1e3, sp.step(n, p).seconds * 1e3))
     return out
@@ -927,9 +1120,16 @@ def run(args):
           f"+{100 * FDTD_SPLIT_COST:.1f}%; fused sweep cells / {gpu.fdtd_fused_rate / 1e9:.1f} G/s, decomposed "
           f"+{100 * FDTD_FUSED_SPLIT_COST:.1f}% + its exchange: (axes + 1) alpha + 32 B per face cell / link "
           f"+ the same / {fdtd_fused_offlink() / 1e9:.0f} GB/s")
+    print(f"- fdtd on a z cut: fused +{100 * FDTD_FUSED_Z_COST:.1f}% + max(0, alpha + 8 planes / "
+          f"{FDTD_FUSED_PLANE_BW / 1e9:.0f} GB/s - {FDTD_FUSED_Z_HIDDEN * 1e3:.3f} ms); "
+          f"blocked (k = {FDTD_BLOCKED_STEPS}) "
+          f"cells / {gpu.fdtd_blocked_rate / 1e9:.1f} G/s + max(0, (alpha + 48 planes / B) / {FDTD_BLOCKED_STEPS} - "
+          f"{FDTD_BLOCKED_HIDDEN * 1e3:.3f} ms), B = {FDTD_BLOCKED_PLANE_BW[2] / 1e9:.0f} (P = 2) / "
+          f"{FDTD_BLOCKED_PLANE_BW[4] / 1e9:.0f} GB/s in a node; without the overlap the whole exchange")
     print(f"- scan: scan pass {SCAN_T0_SCAN * 1e6:.0f} us + n / {gpu.scan_rate / 1e9:.1f} G/s, reduce pass "
           f"{SCAN_T0_REDUCE * 1e6:.0f} us + 4 n / {gpu.copy_bw / 1e9:.0f} GB/s")
-    print(f"- bfs (scale 26): W = {w * 1e3:.3f} ms, S = {bs * 1e3:.3f} ms, X = {bx * 1e3:.3f} ms, host loop "
+    print(f"- bfs (scale 26): W = {w * 1e3:.3f} ms, S = {bs * 1e3:.3f} ms, X = {bx * 1e3:.3f} ms, work per edge "
+          f"x {bfs_scale_growth():.3f} per scale, host loop "
           f"{BFS_HOST_LOOP * 1e3:.2f} ms, {BFS_ROUNDS} exchange rounds, {BFS_BOTTOM_UP_LEVELS} bottom-up levels, "
           f"{BFS_PAIRS_PER_VERTEX} pairs per vertex")
     sp = next(s for s in solvers if s.name == "spmv")
@@ -958,6 +1158,8 @@ def run(args):
                               f"which the cuda backend refuses)")
                 else:
                     table(s, f"strong scaling, {text} in all{suffix}", [s.strong(size, p, **way) for p in RANKS])
+            if s.name == "fdtd":
+                z_cut_table(s)
             if s.name == "scan":
                 host = ", ".join(f"P = {p}: {_pct(s.single(s.weak_size) / s.step_host(s.weak_size * p, p))}"
                                  for p in (2, 64, 256, 1024))
