@@ -100,19 +100,10 @@ void Stepper::choose_blocked() {
       }
       return disjoint_cover(boxes);
     };
-    std::vector<std::vector<Box>> within(2 * block_steps_ + 1);  // within[r]: the cells within r of a slab
-    for (int r = 2; r <= 2 * block_steps_; ++r) within[r] = grown(r);
-    redo_.assign(block_steps_ + 1, {});
-    for (int k = 2; k <= block_steps_; ++k) {
-      CpmlRedo& redo = redo_[k];
-      redo.keep = within[k];
-      for (int s = 1; s <= k; ++s) {
-        redo.h.push_back(within[2 * k - s + 1]);
-        redo.e.push_back(within[2 * k - s]);
-      }
-    }
+    cpml_within_.assign(2 * block_steps_ + 1, {});
+    for (int r = 2; r <= 2 * block_steps_; ++r) cpml_within_[r] = grown(r);
     std::int64_t redone = 0;
-    for (const Box& b : within[2 * block_steps_]) redone += b.cells();
+    for (const Box& b : cpml_within_[2 * block_steps_]) redone += b.cells();
     cpml = fmt::format(
         "; after each pass the {:.1f}% of the cells within {} of a CPML slab are redone by split steps, one cell "
         "nearer the slabs each step",
@@ -219,13 +210,13 @@ void Stepper::run_pass(int steps) {
 
 void Stepper::redo_cpml_surroundings(int steps) {
   // From the fields before the pass (the previous copy, made current for this), the split
-  // step `steps` times over the pass's compute boxes with the CPML and the walls; then the kept
-  // cells go into the pass's copy, which becomes current again. One rank: the ghost exchanges
+  // step `steps` times with the CPML and the walls, over regions one cell nearer the slabs each
+  // step (cpml_within_); then the kept cells go into the pass's copy, which becomes current
+  // again. One rank: the ghost exchanges
   // only wrap the periodic axes it spans, whose whole length every redo box covers.
   // The nested regions split the redo's time (with --profile) into the split steps, the slabs'
   // corrections and the copy of the kept cells.
   Engine& e = *engine_;
-  const CpmlRedo& redo = redo_.at(steps);
   TESSERA_PROFILE_SYNC("fdtd.cpml", e.compute_stream());
   e.swap_copies();
   // One half step: its ghosts, the split update over its boxes, the slabs' corrections.
@@ -240,14 +231,14 @@ void Stepper::redo_cpml_surroundings(int steps) {
     for (std::size_t k = 0; k < slabs_.size(); ++k)
       electric ? e.cpml_e(static_cast<int>(k)) : e.cpml_h(static_cast<int>(k));
   };
-  for (int s = 0; s < steps; ++s) {
-    half(HalfStep::e_for_h, false, redo.h[s]);
-    half(HalfStep::h_for_e, true, redo.e[s]);
+  for (int s = 1; s <= steps; ++s) {
+    half(HalfStep::e_for_h, false, cpml_within_.at(2 * steps - s + 1));
+    half(HalfStep::h_for_e, true, cpml_within_.at(2 * steps - s));
     for (int a : pec_axes_) e.zero_tangential_e(a);
   }
   {
     TESSERA_PROFILE_SYNC("fdtd.cpml_keep", e.compute_stream());
-    for (const Box& b : redo.keep) e.copy_to_previous(b);
+    for (const Box& b : cpml_within_.at(steps)) e.copy_to_previous(b);
   }
   e.swap_copies();
 }
