@@ -220,9 +220,8 @@ class Engine {
   // the other, over boxes that shrink towards the neighbours, on a copy of the fields).
   // Neighbours only along z (a periodic x or y axis this rank spans alone wraps), no TFSF or
   // dispersive materials, and nothing may act between the steps of one pass. CPML slabs (one
-  // rank only: no z neighbour) are the caller's: the pass applies no correction, and the
-  // Stepper redoes the cells the slabs reach from the previous copy (swap_copies,
-  // copy_to_previous).
+  // rank only: no z neighbour) get their corrections within each step of the pass, psi
+  // included, bitwise cpml_h and cpml_e after the split step's updates.
   // Before a pass, the `steps` planes beyond each z face with a neighbour must hold its fields
   // (Ghosts::exchange_pass), and, once, its material indices: the pass computes them again.
   // SweepPart::inner then SweepPart::outer is the same pass in two launches, as for
@@ -239,10 +238,8 @@ class Engine {
     throw std::logic_error("update_blocked without enable_blocked");
   }
   // After enable_fused or enable_blocked: swap_copies makes the previous copy current and the
-  // current one previous; copy_to_previous(box) copies the six components of the box's cells
-  // from the current copy into the previous one.
+  // current one previous.
   virtual void swap_copies() { throw std::logic_error("swap_copies without a second copy"); }
-  virtual void copy_to_previous(const Box&) { throw std::logic_error("copy_to_previous without a second copy"); }
   // Planes beyond the ghost plane on each z side that the arrays of base() and material_base()
   // extend to (plane k of an array starts at base + layout().at(-1, -1, k) for -1 - deep_planes()
   // <= k <= n + deep_planes()); 0 where the engine has no blocked sweep or no z neighbour.

@@ -14,7 +14,6 @@
 #include "core/env.hpp"
 #include "core/error.hpp"
 #include "core/log.hpp"
-#include "core/profile.hpp"
 #include "core/timer.hpp"
 #include "io/checksum.hpp"
 #include "solvers/bench_timing.hpp"
@@ -155,37 +154,6 @@ struct BenchRun {
 
 constexpr int kMaxBenchBlocked = 4;
 
-// Where a blocked CPML step's time goes: one more pass of k steps with the profile regions on
-// (each synchronizes its stream, so the parts are what each costs alone), per step. Skipped
-// when the run profiles already (its table has them, and start() would clear it).
-void bench_cpml_redo_parts(BenchRun& b, Stepper& s, int k, std::int64_t n) {
-  if (profile::enabled()) return;
-  profile::start();
-  for (int q = 0; q < k; ++q) s.step();
-  s.engine().synchronize();
-  profile::stop();
-  const std::vector<profile::Stat> stats = profile::snapshot();
-  const auto seconds = [&](const char* name) {
-    for (const profile::Stat& st : stats)
-      if (st.name == name) return st.inclusive / k;
-    return 0.0;
-  };
-  struct Part {
-    const char* region;
-    const char* what;
-  };
-  for (const Part& p : {Part{"fdtd.update_blocked", "the pass, no CPML"},
-                        Part{"fdtd.cpml_redo_steps", "redo split steps near the slabs"},
-                        Part{"fdtd.cpml_slabs", "redo CPML corrections of the slabs"},
-                        Part{"fdtd.cpml_keep", "redo copy of the kept cells"}}) {
-    const double t = comm::allreduce(b.ctx, seconds(p.region), comm::Op::max);
-    if (t > 0)
-      b.row(fmt::format("  part of the above: {}", p.what), n * n * n, t,
-            fmt::format("profile region {}, per step (one profiled pass, each part synchronized)", p.region), cube(n),
-            0);
-  }
-}
-
 // Full solver steps under the blocked sweep, k = 2, 3, 4 (a timed call: k steps, one pass),
 // beside the fused step's `t_fused` seconds.
 void bench_blocked_steps(BenchRun& b, std::int64_t n, bool materials, double t_fused) {
@@ -294,19 +262,15 @@ void bench_size(BenchRun& b, std::int64_t n) {
             fmt::format("CPML inside the fused sweep, {:.2f}x the split cpml step; overhead {:+.1f}% over pec split",
                         t / tf, 100 * (tf / t_pec - 1)),
             cube(n));
-      // The blocked sweep, its passes free of CPML, the cells within k of a slab redone by
-      // split steps after each (a timed call: k steps, one pass and its redo).
+      // The blocked sweep with the slabs' corrections inside the pass (a timed call: k steps,
+      // one pass).
       constexpr int k = 4;
       auto bl = single_rank_stepper(bench_model(n, true, false, Sweep::blocked, k), b.backend);
       const double tb = single(time_local(bl->engine(), repeat, [&] {
                           for (int q = 0; q < k; ++q) bl->step();
                         })) / k;
       b.row(fmt::format("step cpml {} (6 faces) blocked k={}", bl->model().cpml.thickness, k), cells, tb,
-            fmt::format("passes without CPML, then split steps over the cells within {} of a slab; {:.2f}x the fused "
-                        "cpml step",
-                        2 * k, tf / tb),
-            cube(n));
-      bench_cpml_redo_parts(b, *bl, k, n);
+            fmt::format("CPML inside the pass; {:.2f}x the fused cpml step", tf / tb), cube(n));
     }
   }
   // A Drude metal in every cell (f_p 20 GHz, gamma 1 GHz: stable at courant 0.99 with 1 mm

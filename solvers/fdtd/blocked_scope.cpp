@@ -17,7 +17,7 @@ std::string blocked_refusal(const LocalDomain& domain, int steps, int deep_plane
     return "this rank holds " + std::to_string(domain.n[2]) + " z layers, fewer than the " + std::to_string(steps) +
            " steps of a pass (a neighbour's pass reads that many of them)";
   if (cpml && (domain.remote(2, 0) || domain.remote(2, 1)))
-    return "CPML slabs with z neighbours (the cells the slabs reach are redone on one rank only)";
+    return "CPML slabs with z neighbours (the pass keeps the slabs' psi on one rank only)";
   if (acts_within_step) return "dispersive materials or a TFSF box act within each step";
   return "";
 }

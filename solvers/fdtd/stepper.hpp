@@ -139,15 +139,6 @@ class Stepper {
   bool acts_after(std::int64_t n) const;  // a source, probe or monitor acts after step n
   bool defer_step();                      // step() under the blocked sweep; false: a plain step
   void run_pass(int steps);               // `steps` held-back steps, PEC walls included
-  // CPML under the blocked sweep (one rank): after a pass of k steps, the cells within k of a
-  // slab are redone by k split steps, with the CPML, from the fields before the pass, and kept.
-  // Step s = 1..k updates H within 2k - s + 1 of a slab and E within 2k - s: a region's edge
-  // reads stale neighbours, so what is exact shrinks by one cell a step (H reads E at +1, E
-  // reads H at -1), and the k-th step's E region is the kept one. cpml_within_[r]: the cells
-  // within r of a slab (r = 2..2 block_steps_), a disjoint cover; a pass cut short by a source
-  // or probe redoes fewer of them.
-  std::vector<std::vector<Box>> cpml_within_;
-  void redo_cpml_surroundings(int steps);
 
   struct LocalSource {
     Kick kick;

@@ -8,8 +8,7 @@
 // energy, probes, set_step: flush). Outputs and checkpoints reach the fields through engine(),
 // so they see their step's fields. A lone held-back step runs as a fused (cpu: split) step.
 // Across ranks (grids cut along z) each pass of k steps first exchanges k planes next to each
-// z face. With CPML (one rank) a pass of k steps is followed by the redo of the cells within k
-// of a slab (redo_cpml_surroundings).
+// z face. CPML slabs (one rank) get their corrections inside the pass (Engine::update_blocked).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -35,12 +34,6 @@ void Stepper::choose_blocked() {
   // auto: only where the fused sweep runs (a pass is its kind of update, and the cpu engine,
   // which has no fused sweep, has only a reference pass, no faster than split steps).
   if (!forced && !fused_) return;
-  if (!forced && !slabs_.empty()) {
-    sweep_reason_ += "; not blocked: with CPML auto keeps the fused sweep (the blocked one redoes the cells the "
-                     "slabs reach by split steps: 1.05x the fused step at 512^3 on an H200, slower where the slabs "
-                     "reach more of the grid; fdtd.sweep = \"blocked\" takes it)";
-    return;
-  }
   // Something that acts after every step leaves nothing to hold back: auto keeps the fused
   // sweep; a forced blocked sweep runs, one fused step at a time, and says so.
   std::string every;
@@ -83,32 +76,7 @@ void Stepper::choose_blocked() {
   // On by default: on 4 H200s (512^3 per rank, k = 4) it took the step from 85.3% to 93.3% of
   // one PEC rank (docs/performance.md).
   blocked_overlaps_z_ = across && env::get_boolean("TESSERA_FDTD_BLOCKED_OVERLAP").value_or(true);
-  std::string cpml;
-  if (!slabs_.empty()) {
-    // A slab's corrections reach k cells further in k steps (H reads E at +1, E reads H at
-    // -1): those are redone; k more cells around them start from the wrong neighbours at their
-    // edge and are exact nowhere, but shield the kept cells for k steps.
-    const auto grown = [&](std::int64_t by) {
-      std::vector<Box> boxes;
-      for (const CpmlSlab& sl : slabs_) {
-        Box b = sl.local;
-        for (int a = 0; a < 3; ++a) {
-          b.lo[a] -= by;
-          b.hi[a] += by;
-        }
-        boxes.push_back(intersect(b, domain_.local()));
-      }
-      return disjoint_cover(boxes);
-    };
-    cpml_within_.assign(2 * block_steps_ + 1, {});
-    for (int r = 2; r <= 2 * block_steps_; ++r) cpml_within_[r] = grown(r);
-    std::int64_t redone = 0;
-    for (const Box& b : cpml_within_[2 * block_steps_]) redone += b.cells();
-    cpml = fmt::format(
-        "; after each pass the {:.1f}% of the cells within {} of a CPML slab are redone by split steps, one cell "
-        "nearer the slabs each step",
-        100.0 * double(redone) / double(std::max<std::int64_t>(domain_.local().cells(), 1)), 2 * block_steps_);
-  }
+  const std::string cpml = slabs_.empty() ? "" : "; the CPML slabs' corrections inside the pass";
   sweep_reason_ = fmt::format(
       "blocked (up to {} steps per pass over memory{}{}; a step after which a source, probe or monitor acts ends a "
       "pass, a lone step runs {}{}){}",
@@ -195,7 +163,6 @@ void Stepper::run_pass(int steps) {
       e.update_blocked(steps);
     }
     ++blocked_passes_;
-    if (!slabs_.empty()) redo_cpml_surroundings(steps);
     return;
   }
   // One step: step()'s bulk update with nothing acting after it but the walls.
@@ -206,41 +173,6 @@ void Stepper::run_pass(int steps) {
     split_bulk();
   }
   for (int a : pec_axes_) e.zero_tangential_e(a);
-}
-
-void Stepper::redo_cpml_surroundings(int steps) {
-  // From the fields before the pass (the previous copy, made current for this), the split
-  // step `steps` times with the CPML and the walls, over regions one cell nearer the slabs each
-  // step (cpml_within_); then the kept cells go into the pass's copy, which becomes current
-  // again. One rank: the ghost exchanges
-  // only wrap the periodic axes it spans, whose whole length every redo box covers.
-  // The nested regions split the redo's time (with --profile) into the split steps, the slabs'
-  // corrections and the copy of the kept cells.
-  Engine& e = *engine_;
-  TESSERA_PROFILE_SYNC("fdtd.cpml", e.compute_stream());
-  e.swap_copies();
-  // One half step: its ghosts, the split update over its boxes, the slabs' corrections.
-  const auto half = [&](HalfStep ghosts, bool electric, const std::vector<Box>& boxes) {
-    ghosts_->begin(ghosts, e);
-    ghosts_->finish(ghosts, e);
-    {
-      TESSERA_PROFILE_SYNC("fdtd.cpml_redo_steps", e.compute_stream());
-      for (const Box& b : boxes) electric ? e.update_e(b) : e.update_h(b);
-    }
-    TESSERA_PROFILE_SYNC("fdtd.cpml_slabs", e.compute_stream());
-    for (std::size_t k = 0; k < slabs_.size(); ++k)
-      electric ? e.cpml_e(static_cast<int>(k)) : e.cpml_h(static_cast<int>(k));
-  };
-  for (int s = 1; s <= steps; ++s) {
-    half(HalfStep::e_for_h, false, cpml_within_.at(2 * steps - s + 1));
-    half(HalfStep::h_for_e, true, cpml_within_.at(2 * steps - s));
-    for (int a : pec_axes_) e.zero_tangential_e(a);
-  }
-  {
-    TESSERA_PROFILE_SYNC("fdtd.cpml_keep", e.compute_stream());
-    for (const Box& b : cpml_within_.at(steps)) e.copy_to_previous(b);
-  }
-  e.swap_copies();
 }
 
 }  // namespace tessera::fdtd

@@ -257,25 +257,12 @@ class CpuEngine final : public Engine {
     }
   }
 
-  void copy_to_previous(const Box& b) override {
-    if (spare_store_[0].empty()) throw std::logic_error("CpuEngine::copy_to_previous without enable_blocked");
-    for (int c = 0; c < kComponents; ++c) {
-      const float* from = base_[c];
-      float* to = spare_store_[c].data() + lead_;
-#pragma omp parallel for collapse(2) if (b.cells() > kParallelCells)
-      for (std::int64_t z = b.lo[2]; z < b.hi[2]; ++z)
-        for (std::int64_t y = b.lo[1]; y < b.hi[1]; ++y) {
-          const std::int64_t row = layout_.at(b.lo[0], y, z);
-          std::copy(from + row, from + row + b.extent(0), to + row);
-        }
-    }
-  }
-
   // The steps one after the other, each over the layers whose values stay exact: with a z
   // neighbour whose `steps` planes lie beyond a face (Ghosts::exchange_pass), level s's E is
   // exact up to steps - s planes beyond it and its H one plane further down (E reads H at -z),
   // so the own cells are exact after the last step, as in the cuda pass. A periodic axis this
   // rank spans alone wraps its ghost layer before each update (no exchange runs in a pass).
+  // CPML slabs (one rank only) get their corrections after each update, as in a split step.
   void update_blocked(int steps, SweepPart part) override {
     if (part == SweepPart::inner) return;  // a reference: the whole pass in the outer part
     if (blocked_steps_ == 0 || steps < 2 || steps > blocked_steps_)
@@ -293,8 +280,10 @@ class CpuEngine final : public Engine {
       if (lo) h_box.lo[2] -= 1;
       wrap_alone(true, h_box);
       update_h(h_box);
+      for (std::size_t q = 0; q < slabs_.size(); ++q) cpml(static_cast<int>(q), false);  // one rank: whole slabs
       wrap_alone(false, e_box);
       update_e(e_box);
+      for (std::size_t q = 0; q < slabs_.size(); ++q) cpml(static_cast<int>(q), true);
       for (int a = 0; a < 3; ++a)
         if (!domain_.neighbour[a][0]) zero_tangential_e_in(a, e_box);
     }

@@ -31,6 +31,16 @@
 // that starts or ends at such a face is exact up to it after K levels (deep >= K).
 // After each level's E, a real cell on the low plane of a `pec` axis gets its tangential E
 // zeroed (zero_tangential_e).
+// CPML (kCpml, one rank): a level's H and E of a cell in a slab get the slab's corrections
+// right after their bulk update, in slab order, from the same differences cpml_cells takes
+// (the E at +1 along the slab's axis, the new H at -1: both already at hand for the curl).
+// psi is one more quantity per level, without neighbours. Level 1 reads it from the slab's
+// array and level K writes it to the array of the pass's end (own cells). Between levels, the
+// psi of an x or y slab (a column lies in it for the whole pass) stays in the thread's slots
+// in shared memory; a z slab's (a few layers) goes through per-level arrays (BlockedCpml),
+// written where the cell is exact (E's region below: every tile that computes it writes the
+// same bits, and only the writing thread reads it back, one iteration later). The slots and
+// the slabs' registers take a block of 32 x 24 columns (80 registers, 24 warps per SM).
 //
 // Bytes per pass (model): 24 read + 24 written + 1 material byte per output cell, for K steps;
 // the halo's columns are read once more by the tile that does not own them, from L2 when the
@@ -85,12 +95,81 @@ __device__ __forceinline__ Place place(int g, int n, bool wrap, int lo = 0, int 
   return {g, g >= -lo && g < n + hi, g >= -max(lo, 1) && g < n + max(hi, 1)};
 }
 
+// Component C of a triple, chosen at compile time.
+template <int C>
+__device__ __forceinline__ float& component(V3& v) {
+  if constexpr (C == 0) return v.x;
+  else if constexpr (C == 1) return v.y;
+  else return v.z;
+}
+
+// cpml_cells' correction of level `level`'s new H (kElectric false) or E `f` of cell (i, j, k)
+// by slab q (-1: none) along axis A, if it holds the cell: components A + 1 and A + 2 from the
+// differences dq and dp along A, with s = ch_a (H) or -cb_a (E). psi comes from level - 1 and
+// goes to `level`: level 0 is the slab's array, level K its array of the pass's end (written
+// where `keep`). Between them, an x or y slab's psi stays in this thread's slots of shared
+// memory (`psi_slots`, for iteration parity `parity`: a column lies in one slab per axis for
+// the whole pass), a z slab's goes through the level arrays (BlockedCpml), where `keep`.
+template <int A, bool kElectric, int K, int T>
+__device__ __forceinline__ void slab_correction(const BlockedCpml& cp, int q, int i, int j, int k, int level, bool keep,
+                                                float* psi_slots, int parity, V3& f, float dq, float dp, float s) {
+  if (q < 0) return;
+  const BlockedSlab& sl = cp.slab[q];
+  constexpr int p = (A + 1) % 3, r = (A + 2) % 3, w = kElectric ? 0 : 2;  // psi arrays: E a, E b, H a, H b
+  const std::int64_t d =
+      (std::int64_t(k - sl.lo[2]) * (sl.hi[1] - sl.lo[1]) + (j - sl.lo[1])) * (sl.hi[0] - sl.lo[0]) + (i - sl.lo[0]);
+  const CpmlCoeffs& pc = sl.profile[A == 0 ? i - sl.lo[0] : A == 1 ? j - sl.lo[1] : k - sl.lo[2]];
+  const float b = kElectric ? pc.be : pc.bh, c = kElectric ? pc.ce : pc.ch, kinv = kElectric ? pc.ke : pc.kh;
+  const float *from_a, *from_b;
+  float *to_a = nullptr, *to_b = nullptr;
+  if (A < 2 && level > 1) {  // slots [axis][level 1..K-1][parity][array] of T floats
+    const float* in = psi_slots + ((A * (K - 1) + level - 2) * 2 + (parity ^ 1)) * 4 * T;
+    from_a = in + w * T;
+    from_b = in + (w + 1) * T;
+  } else {
+    from_a = sl.psi[level - 1][w] + d;
+    from_b = sl.psi[level - 1][w + 1] + d;
+  }
+  if (A < 2 && level < K) {
+    float* out = psi_slots + ((A * (K - 1) + level - 1) * 2 + parity) * 4 * T;
+    to_a = out + w * T;
+    to_b = out + (w + 1) * T;
+  } else if (keep) {
+    to_a = sl.psi[level][w] + d;
+    to_b = sl.psi[level][w + 1] + d;
+  }
+  const float psi_a = cpml_psi(*from_a, b, c, dq);
+  component<p>(f) = cpml_correct(component<p>(f), s, kinv, dq, psi_a);
+  const float psi_b = cpml_psi(*from_b, b, c, dp);
+  component<r>(f) = cpml_correct(component<r>(f), -s, kinv, dp, psi_b);
+  if (to_a) {
+    *to_a = psi_a;
+    *to_b = psi_b;
+  }
+}
+
+// The corrections of the slabs holding the cell (`slab`: the one along x, y and z, -1: none;
+// the faces' slabs of one axis never overlap here), in slab order (x, y, z: the order of the
+// split step's cpml calls); `dq`, `dp` and `coef` hold each axis's differences and s.
+template <bool kElectric, int K, int T>
+__device__ __forceinline__ V3 slab_corrections(const BlockedCpml& cp, const int (&slab)[3], int i, int j, int k,
+                                               int level, bool keep, float* psi_slots, int parity, V3 f, V3 dq, V3 dp,
+                                               V3 coef) {
+  slab_correction<0, kElectric, K, T>(cp, slab[0], i, j, k, level, keep, psi_slots, parity, f, dq.x, dp.x, coef.x);
+  slab_correction<1, kElectric, K, T>(cp, slab[1], i, j, k, level, keep, psi_slots, parity, f, dq.y, dp.y, coef.y);
+  slab_correction<2, kElectric, K, T>(cp, slab[2], i, j, k, level, keep, psi_slots, parity, f, dq.z, dp.z, coef.z);
+  return f;
+}
+
 // 1024 threads per SM either way: one block of 32 x 32 or two of 32 x 16, so at most 64
-// registers (ptxas -v gives the count and any spills).
-template <int K, int V, bool kUniform>
-__global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
+// registers (ptxas -v gives the count and any spills). With CPML the slabs' corrections need
+// more: at 64 the fields of every cell spilled (3.6 ms a step at 512^3 on an H200 against
+// 0.98 without CPML), so that kernel runs one block per SM: 32 x 24 (80 registers) or 32 x 16.
+template <int K, int V, bool kUniform, bool kCpml>
+__global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
     blocked_columns(FieldPtrs in, FieldPtrs out, const MaterialIndex* __restrict__ mat,
-                    const Material* __restrict__ table, HCoeffs kh, BlockedArgs a) {
+                    const Material* __restrict__ table, HCoeffs kh, BlockedArgs a,
+                    const __grid_constant__ BlockedCpml cpml) {
   static_assert(K >= 2 && V > 2 * K, "a tile needs inner columns");
   constexpr int kPlane = (V + 1) * kLanes;  // one shared array: V rows and a pad row
   constexpr int kTileX = kLanes - 2 * K, kTileY = V - 2 * K;
@@ -99,6 +178,8 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
   extern __shared__ float smem[];
   float* const esh = smem;
   float* const hsh = smem + K * 4 * kPlane;
+  // CPML: this thread's psi slots (slab_correction), after the fields' arrays.
+  float* const psi_slots = smem + K * 6 * kPlane + threadIdx.y * kLanes + threadIdx.x;
   const int lane = int(threadIdx.x), ty = int(threadIdx.y);
   for (int v = ty * kLanes + lane; v < K * 6 * kPlane; v += kLanes * V) smem[v] = 0.0f;
 
@@ -111,6 +192,18 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
   const int z0 = (a.stretches.first + int(blockIdx.z) * a.stretches.step) * a.kz, z1 = min(z0 + a.kz, a.nz);
   const int t0 = z0 - K, iterations = z1 - z0 + 2 * K - 1;
   const int erow = ty * kLanes + lane, erow_up = erow + kLanes;  // E: own row, row +y
+  // CPML: the slabs holding this column (on some layers), and whether it lies in no x or y slab.
+  // CPML: the x and y slabs holding this column (-1: none), for every layer of the pass.
+  int col_slab[2] = {-1, -1};
+  if constexpr (kCpml) {
+    for (int ax = 0; ax < 2; ++ax)
+      for (int side = 0; side < 2; ++side) {
+        const int q = cpml.of[ax][side];
+        if (q >= 0 && col_real && px.c >= cpml.slab[q].lo[0] && px.c < cpml.slab[q].hi[0] &&
+            py.c >= cpml.slab[q].lo[1] && py.c < cpml.slab[q].hi[1])
+          col_slab[ax] = q;
+      }
+  }
   const int hrow = erow + kLanes, hrow_down = erow;              // H: own row, row -y
 
   // Level 0 at layer g.
@@ -167,6 +260,18 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
       V3 h{curl_step_h(h0.x, kh.cy, ez_py, e0.z, kh.cz, ec.y, e0.y),
            curl_step_h(h0.y, kh.cz, ec.x, e0.x, kh.cx, ez_px, e0.z),
            curl_step_h(h0.z, kh.cx, ey_px, e0.y, kh.cy, ex_py, e0.x)};
+      // A cell in a slab: its psi of this level is kept where the cell's E is exact (above).
+      const int slab[3] = {col_slab[0], col_slab[1],
+                           pz.c < cpml.inner_lo[2] ? cpml.of[2][0] : pz.c >= cpml.inner_hi[2] ? cpml.of[2][1] : -1};
+      const bool in_slab = kCpml && real && (slab[0] >= 0 || slab[1] >= 0 || slab[2] >= 0);
+      const bool keep_psi = lane >= s && lane < kLanes - s && ty >= s && ty < V - s && zs >= z0 - K + s &&
+                            zs < (s == K ? z1 : z1 + K - s);
+      if constexpr (kCpml) {
+        if (in_slab)  // the differences along x, y, z: E_q at +1 minus at the cell (dq), E_p's (dp)
+          h = slab_corrections<false, K, kLanes * V>(cpml, slab, px.c, py.c, pz.c, s, keep_psi, psi_slots, p, h,
+                               {ez_px - e0.z, ex_py - e0.x, ec.y - e0.y}, {ey_px - e0.y, ez_py - e0.z, ec.x - e0.x},
+                               {kh.cx, kh.cy, kh.cz});
+      }
       if (!real) h = h0;  // a ghost keeps its value
       float* h_now = hsh + (s - 1) * 2 * kPlane;
       h_now[hrow] = h.x;
@@ -180,6 +285,12 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
       V3 e{curl_step_e(e0.x, m.ca, m.cby, h.z, hz_my, m.cbz, h.y, hp[s].y),
            curl_step_e(e0.y, m.ca, m.cbz, h.x, hp[s].x, m.cbx, h.z, hz_mx),
            curl_step_e(e0.z, m.ca, m.cbx, h.y, hy_mx, m.cby, h.x, hx_my)};
+      if constexpr (kCpml) {
+        if (in_slab)  // the differences along x, y, z: the new H_q at the cell minus at -1 (dq), H_p's (dp)
+          e = slab_corrections<true, K, kLanes * V>(cpml, slab, px.c, py.c, pz.c, s, keep_psi, psi_slots, p, e,
+                               {h.z - hz_mx, h.x - hx_my, h.y - hp[s].y}, {h.y - hy_mx, h.z - hz_my, h.x - hp[s].x},
+                               {-m.cbx, -m.cby, -m.cbz});
+      }
       if (!real) {
         e = e0;
       } else {
@@ -211,34 +322,43 @@ __global__ void __launch_bounds__(kLanes* V, 1024 / (kLanes * V))
   }
 }
 
-template <int K, int V>
+template <int K, int V, bool kCpml>
 void launch(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table, bool uniform,
-            const HCoeffs& k, const BlockedArgs& a, cudaStream_t stream) {
+            const HCoeffs& k, const BlockedArgs& a, const BlockedCpml& cpml, cudaStream_t stream) {
   constexpr int kTileX = kLanes - 2 * K, kTileY = V - 2 * K;
   if (a.stretches.count <= 0) return;
   const dim3 grid(unsigned((a.nx + kTileX - 1) / kTileX), unsigned((a.ny + kTileY - 1) / kTileY),
                   unsigned(a.stretches.count));
   const dim3 block(kLanes, V);
-  const std::size_t bytes = blocked_shared_bytes(K, V);
-  const auto kernel = uniform ? blocked_columns<K, V, true> : blocked_columns<K, V, false>;
+  const std::size_t bytes = blocked_shared_bytes(K, V, kCpml);
+  const auto kernel = uniform ? blocked_columns<K, V, true, kCpml> : blocked_columns<K, V, false, kCpml>;
   // Above 48 KiB of dynamic shared memory a kernel must say so (per device: every launch).
   TESSERA_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)));
-  kernel<<<grid, block, bytes, stream>>>(in, out, mat, table, k, a);
+  kernel<<<grid, block, bytes, stream>>>(in, out, mat, table, k, a, cpml);
 }
 
 template <int K>
 void launch_k(int tile_y, const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
-              bool uniform, const HCoeffs& k, const BlockedArgs& a, cudaStream_t stream) {
-  if (tile_y == 16)
-    launch<K, 16>(in, out, mat, table, uniform, k, a, stream);
-  else
-    launch<K, 32>(in, out, mat, table, uniform, k, a, stream);
+              bool uniform, const HCoeffs& k, const BlockedArgs& a, const BlockedCpml& cpml, cudaStream_t stream) {
+  if (cpml.count > 0) {  // 32 x 24 for 32 x 32: the registers (blocked_columns)
+    if (tile_y == 16)
+      launch<K, 16, true>(in, out, mat, table, uniform, k, a, cpml, stream);
+    else
+      launch<K, 24, true>(in, out, mat, table, uniform, k, a, cpml, stream);
+  } else if (tile_y == 16) {
+    launch<K, 16, false>(in, out, mat, table, uniform, k, a, cpml, stream);
+  } else {
+    launch<K, 32, false>(in, out, mat, table, uniform, k, a, cpml, stream);
+  }
 }
 
 }  // namespace
 
-std::size_t blocked_shared_bytes(int steps, int tile_y) {
-  return std::size_t(steps) * 6 * std::size_t(tile_y + 1) * kLanes * sizeof(float);
+std::size_t blocked_shared_bytes(int steps, int tile_y, bool cpml) {
+  // With CPML, per thread: psi of the x and y slabs for levels 1..steps-1, two iterations' worth.
+  return (std::size_t(steps) * 6 * std::size_t(tile_y + 1) +
+          (cpml ? std::size_t(2 * (steps - 1) * 2 * 4) * std::size_t(tile_y) : 0)) *
+         kLanes * sizeof(float);
 }
 
 int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape, int sms) {
@@ -259,7 +379,7 @@ int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape
 void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                           bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
                           const BlockedShape& shape, int wrap, int pec, const std::array<int, 2>& deep, int sms,
-                          SweepPart part, cudaStream_t stream) {
+                          const BlockedCpml& cpml, SweepPart part, cudaStream_t stream) {
   if (n[0] <= 0 || n[1] <= 0 || n[2] <= 0) return;
   if (steps < 2 || steps > kMaxBlockedSteps)
     throw std::logic_error("launch_blocked_sweep: steps outside 2.." + std::to_string(kMaxBlockedSteps));
@@ -287,9 +407,9 @@ void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const Mater
   BlockedArgs a{l.pitch, l.plane(), int(n[0]), int(n[1]), int(n[2]), kz, stretches, wrap, pec, deep[0], deep[1]};
   const int v = shape.tile_y == 16 ? 16 : 32;
   switch (steps) {
-    case 2: launch_k<2>(v, in, out, mat, table, uniform, k, a, stream); break;
-    case 3: launch_k<3>(v, in, out, mat, table, uniform, k, a, stream); break;
-    default: launch_k<4>(v, in, out, mat, table, uniform, k, a, stream); break;
+    case 2: launch_k<2>(v, in, out, mat, table, uniform, k, a, cpml, stream); break;
+    case 3: launch_k<3>(v, in, out, mat, table, uniform, k, a, cpml, stream); break;
+    default: launch_k<4>(v, in, out, mat, table, uniform, k, a, cpml, stream); break;
   }
   TESSERA_CUDA_CHECK(cudaGetLastError());
 }

@@ -180,7 +180,7 @@ __global__ void cpml_cells(FieldPtrs f, float* __restrict__ psi_a, float* __rest
 // ---- small kernels ----
 
 // E (and H where `from` has it) of the box's cells from one copy of the fields into the other
-// (fused_restore_e, copy_to_previous).
+// (fused_restore_e).
 __global__ void copy_cells(FieldPtrs from, FieldPtrs to, Layout l, BoxArgs box) {
   int i, j, k;
   std::int64_t flat;
@@ -537,16 +537,6 @@ void CudaEngine::fused_restore_e(const Box& b) {
 void CudaEngine::swap_copies() {
   if (!spare_[0]) throw std::logic_error("CudaEngine::swap_copies without a second copy");
   for (int c = 0; c < kComponents; ++c) std::swap(base_[c], spare_[c]);
-}
-
-void CudaEngine::copy_to_previous(const Box& b) {
-  if (!spare_[0]) throw std::logic_error("CudaEngine::copy_to_previous without a second copy");
-  if (b.empty()) return;
-  copy_cells<<<plane_grid(b), kThreads, 0, compute_>>>(
-      FieldPtrs{{base_[kEx], base_[kEy], base_[kEz]}, {base_[kHx], base_[kHy], base_[kHz]}},
-      FieldPtrs{{spare_[kEx], spare_[kEy], spare_[kEz]}, {spare_[kHx], spare_[kHy], spare_[kHz]}}, layout_,
-      box_args(b));
-  TESSERA_CUDA_CHECK_LAUNCH();
 }
 
 void CudaEngine::zero_tangential_e(int axis) {

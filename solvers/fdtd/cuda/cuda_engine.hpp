@@ -86,11 +86,29 @@ void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const Materia
 // (0: the measured best, 8 layers each).
 FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
 
+// CPML slabs inside the blocked sweep (one rank): each slab's box (local cells), its profile,
+// and its psi arrays by level of the pass: level 0 the psi before it (read only), level s the
+// psi after s steps (s = 1..steps; between levels only a z slab's, blocked_sweep.cu). Level
+// `steps` holds the own cells' psi after the pass (the engine makes it the current one).
+struct BlockedSlab {
+  int axis;
+  int lo[3], hi[3];
+  const CpmlCoeffs* profile;  // per cell along `axis`, from lo[axis]
+  float* psi[kMaxBlockedSteps + 1][4];  // [level][E a, E b, H a, H b]
+};
+struct BlockedCpml {
+  int count = 0;
+  BlockedSlab slab[6];
+  int of[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};  // the slab on each face (axis, side), -1: none
+  int inner_lo[3], inner_hi[3];                   // the cells in no slab
+};
+
 // The blocked sweep (blocked_sweep.cu): `steps` (2..kMaxBlockedSteps) whole steps of the n box
-// from `in` into `out` in one pass, each step H, E and the zeroing of the tangential E on the
-// low plane of every `pec` axis; bitwise that many split steps. Tiles of 32 x tile_y columns
-// (16 or 32) march z stretches (`stretches`, 0: chosen). `wrap` as for the fused sweep; no
-// CPML. `deep` (low, high): 0, or at least `steps` planes beyond that z face that hold a
+// from `in` into `out` in one pass, each step H, E, the CPML slabs' corrections (`cpml`, count
+// 0: none) and the zeroing of the tangential E on the low plane of every `pec` axis; bitwise
+// that many split steps. Tiles of 32 x tile_y columns (16 or 32) march z stretches
+// (`stretches`, 0: chosen). `wrap` as for the fused sweep. `deep` (low, high): 0, or at least
+// `steps` planes beyond that z face that hold a
 // neighbour's fields and materials (the arrays then extend below plane -1 and above plane n:
 // CudaEngine's deep planes); x and y have no neighbour. At most kMaxBlockedSteps (backend.hpp).
 struct BlockedShape {
@@ -102,9 +120,9 @@ struct BlockedShape {
 void launch_blocked_sweep(const FieldPtrs& in, const FieldPtrs& out, const MaterialIndex* mat, const Material* table,
                           bool uniform, const HCoeffs& k, const Layout& l, const Index3& n, int steps,
                           const BlockedShape& shape, int wrap, int pec, const std::array<int, 2>& deep, int sms,
-                          SweepPart part, cudaStream_t stream);
+                          const BlockedCpml& cpml, SweepPart part, cudaStream_t stream);
 // Dynamic shared memory of one block, and the layers of one z stretch (sms: the device's SMs).
-std::size_t blocked_shared_bytes(int steps, int tile_y);
+std::size_t blocked_shared_bytes(int steps, int tile_y, bool cpml = false);
 int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape, int sms);
 
 class CudaEngine final : public Engine {
@@ -139,7 +157,6 @@ class CudaEngine final : public Engine {
   void fused_cpml_h(int slab) override;
   void fused_restore_e(const Box& box) override;
   void swap_copies() override;
-  void copy_to_previous(const Box& box) override;
   bool enable_blocked(int steps, std::string& why, BlockedTiling tiling) override;
   void update_blocked(int steps, SweepPart part) override;
   void add_sheet(int component, int axis, std::int64_t layer, float k) override;
@@ -173,9 +190,13 @@ class CudaEngine final : public Engine {
     CpmlSlab slab;
     std::array<DeviceBuffer<float>, 4> psi;  // E a, E b, H a, H b
     std::array<DeviceBuffer<float>, 2> h_psi_spare;  // the fused sweep's second copy of H's psi
+    // The blocked sweep's psi after step 1, 2, ... of a pass (enable_blocked; BlockedCpml).
+    std::array<std::array<DeviceBuffer<float>, 4>, kMaxBlockedSteps> blocked_psi;
     DeviceBuffer<CpmlCoeffs> profile;
   };
   void cpml(int slab, bool electric, const FieldPtrs& f);
+  // The local cells in no CPML slab (a box: slabs span the grid on the other axes).
+  void no_slab_box(int (&lo)[3], int (&hi)[3]) const;
   MaterialIndex* mat_base() { return mat_store_.data() + lead_; }
   const MaterialIndex* mat_base() const { return mat_store_.data() + lead_; }
   // Elements of one array: the layout and its lead pad, and the deep planes on both z sides.

@@ -53,18 +53,9 @@ void CudaEngine::update_fused(SweepPart part) {
     recompute |= domain_.remote(a, 0) ? 1 << a : 0;
   }
   FusedCpml cpml;
-  for (int a = 0; a < 3; ++a) {
-    cpml.inner_lo[a] = 0;
-    cpml.inner_hi[a] = int(domain_.n[a]);
-  }
+  no_slab_box(cpml.inner_lo, cpml.inner_hi);
   if (fused_cpml_)
     for (SlabState& st : slabs_) {
-      // Slabs span the grid on the other axes: each cuts the no-slab box along its own.
-      const int axis = st.slab.axis;
-      if (st.slab.side == 0)
-        cpml.inner_lo[axis] = std::max<int>(cpml.inner_lo[axis], int(st.slab.global.hi[axis] - domain_.offset[axis]));
-      else
-        cpml.inner_hi[axis] = std::min<int>(cpml.inner_hi[axis], int(st.slab.global.lo[axis] - domain_.offset[axis]));
       const Box& b = st.slab.local;
       if (b.empty()) continue;
       FusedSlab& f = cpml.slab[cpml.count++];
@@ -92,6 +83,21 @@ void CudaEngine::update_fused(SweepPart part) {
     }
 }
 
+void CudaEngine::no_slab_box(int (&lo)[3], int (&hi)[3]) const {
+  for (int a = 0; a < 3; ++a) {
+    lo[a] = 0;
+    hi[a] = int(domain_.n[a]);
+  }
+  for (const SlabState& st : slabs_) {
+    // Slabs span the grid on the other axes: each cuts the no-slab box along its own.
+    const int axis = st.slab.axis;
+    if (st.slab.side == 0)
+      lo[axis] = std::max<int>(lo[axis], int(st.slab.global.hi[axis] - domain_.offset[axis]));
+    else
+      hi[axis] = std::min<int>(hi[axis], int(st.slab.global.lo[axis] - domain_.offset[axis]));
+  }
+}
+
 bool CudaEngine::fuse_cpml() {
   if (!spare_[0]) throw std::logic_error("CudaEngine::fuse_cpml without enable_fused");
   if (slabs_.size() > 6) return false;
@@ -107,6 +113,35 @@ bool CudaEngine::enable_blocked(int steps, std::string& why, BlockedTiling tilin
                         disp_.active() || !tfsf_[0].empty() || !tfsf_[1].empty());
   if (!why.empty()) return false;
   if (!enable_fused(why)) return false;  // the second copy of the fields
+  if (slabs_.size() > 6) {
+    why = "more than six CPML slabs";
+    return false;
+  }
+  // The pass takes a cell to lie in one slab per axis (an x or y slab's psi: one set of shared
+  // slots per axis).
+  for (const SlabState& a : slabs_)
+    for (const SlabState& b : slabs_)
+      if (a.slab.axis == b.slab.axis && a.slab.side < b.slab.side &&
+          !intersect(a.slab.local, b.slab.local).empty()) {
+        why = std::string("the CPML slabs of both ") + char('x' + a.slab.axis) + " faces overlap (fewer cells than two slabs)";
+        return false;
+      }
+  try {
+    // psi by level of a pass (BlockedCpml): levels 1..steps of every slab's four arrays.
+    for (SlabState& st : slabs_)
+      for (int s = 0; s < steps; ++s)
+        for (auto& p : st.blocked_psi[s]) {
+          p = DeviceBuffer<float>(static_cast<std::size_t>(st.slab.local.cells()));
+          if (!p.empty()) TESSERA_CUDA_CHECK(cudaMemsetAsync(p.data(), 0, p.bytes(), compute_));
+        }
+  } catch (const CudaError& e) {
+    for (SlabState& st : slabs_)
+      for (auto& level : st.blocked_psi)
+        for (auto& p : level) p = DeviceBuffer<float>();
+    (void)cudaGetLastError();
+    why = std::string("no room on the GPU for the CPML's psi of every step of a pass (") + e.what() + ")";
+    return false;
+  }
   // The tiling asked for, else TESSERA_FDTD_BLOCKED_TILE ("16" or "32", then optionally the z
   // stretches: "32,2"), else 32 x 32 (docs/fdtd.md).
   if (tiling.tile_y == 0) {
@@ -135,15 +170,42 @@ void CudaEngine::update_blocked(int steps, SweepPart part) {
   int wrap = 0, pec = 0;
   for (int a = 0; a < 3; ++a) {
     wrap |= domain_.wraps_alone(a) ? 1 << a : 0;
-    // The stepper zeroes the tangential E of a low wall (no CPML here: every wall is a PEC).
+    // The stepper zeroes the tangential E of a low wall (behind a CPML slab too).
     pec |= !domain_.neighbour[a][0] ? 1 << a : 0;
+  }
+  BlockedCpml cpml;
+  no_slab_box(cpml.inner_lo, cpml.inner_hi);
+  for (SlabState& st : slabs_) {
+    const Box& b = st.slab.local;
+    if (b.empty()) continue;
+    if (part != SweepPart::all || deep_planes_ > 0)
+      throw std::logic_error("CudaEngine::update_blocked: CPML slabs with z neighbours");
+    cpml.of[st.slab.axis][st.slab.side] = cpml.count;
+    BlockedSlab& f = cpml.slab[cpml.count++];
+    f.axis = st.slab.axis;
+    for (int a = 0; a < 3; ++a) {
+      f.lo[a] = int(b.lo[a]);
+      f.hi[a] = int(b.hi[a]);
+    }
+    f.profile = st.profile.data();
+    for (int w = 0; w < 4; ++w) {
+      f.psi[0][w] = st.psi[w].data();
+      for (int s = 1; s <= steps; ++s) {
+        DeviceBuffer<float>& level = st.blocked_psi.at(s - 1)[w];
+        if (level.size() != st.psi[w].size())
+          throw std::logic_error("CudaEngine::update_blocked: CPML slabs set after enable_blocked");
+        f.psi[s][w] = level.data();
+      }
+    }
   }
   // A z neighbour's `steps` planes: what Ghosts::exchange_pass put beyond that face.
   const std::array<int, 2> deep{domain_.remote(2, 0) ? steps : 0, domain_.remote(2, 1) ? steps : 0};
   launch_blocked_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, steps,
-                       blocked_shape_, wrap, pec, deep, sms_, part, compute_);
+                       blocked_shape_, wrap, pec, deep, sms_, cpml, part, compute_);
   if (part == SweepPart::inner) return;  // the outer stretches still read and write these copies
   swap_copies();
+  for (SlabState& st : slabs_)  // psi after the last step becomes the current psi
+    for (int w = 0; w < 4; ++w) std::swap(st.psi[w], st.blocked_psi[steps - 1][w]);
 }
 
 }  // namespace tessera::fdtd
