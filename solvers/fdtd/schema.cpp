@@ -50,10 +50,10 @@ deck::Schema schema() {
               "bulk update: fused (H and E in one pass over memory, the cuda backend without a TFSF box or "
               "dispersive materials: 1.5x fewer bytes, twice the field memory), split (an H pass, then an E pass: "
               "every case), blocked (block_steps steps per pass over memory, cuda (cpu: a reference pass, not faster): ranks "
-              "along z only, no TFSF box or dispersive materials, CPML on one rank only (the cells within 2 block_steps "
-              "of a slab redone by split steps after each pass), and steps at which no source, probe or monitor acts; "
-              "other steps fused), or auto (blocked without CPML on one rank or a z cut where it applies and no source acts every "
-              "step, else fused where it applies and fits, else split); the fields are bitwise the same",
+              "along z only, no TFSF box or dispersive materials, CPML on one rank only (its corrections inside the "
+              "pass), and steps at which no source, probe or monitor acts; other steps fused), or auto (blocked on one "
+              "rank or a z cut where it applies and no source acts every step, else fused where it applies and fits, "
+              "else split); the fields are bitwise the same",
               {"auto", "fused", "split", "blocked"})
       .default_value("auto")
       .integer("block_steps",
