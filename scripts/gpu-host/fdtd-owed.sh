@@ -5,7 +5,7 @@
 #   1. the blocked sweep's and the fused z-cut's tests (ctest -L gpu: fdtd_gpu, fdtd_gpu_blocked,
 #      fdtd_blocked_ranks), each rank count on the GPUs there are (2 ranks share one GPU);
 #   2. `tessera bench fdtd` at 512^3 on one GPU (the blocked rows: vacuum, materials, periodic,
-#      CPML with its redo);
+#      CPML inside the pass);
 #   3. weak scaling on every GPU (nccl): the fused step on the default grid and on a z cut,
 #      and the blocked sweep across ranks, each with its overlap on and off
 #      (TESSERA_FDTD_FUSED_OVERLAP, TESSERA_FDTD_BLOCKED_OVERLAP);

@@ -12,6 +12,21 @@
 #include "solvers/fdtd/cuda/cuda_engine.hpp"
 
 namespace tessera::fdtd {
+namespace {
+
+// A slab's box (local cells), axis and profile, as the sweeps' kernels take them (FusedSlab,
+// BlockedSlab).
+template <class KernelSlab>
+void describe_slab(KernelSlab& f, const CpmlSlab& slab, const CpmlCoeffs* profile) {
+  f.axis = slab.axis;
+  for (int a = 0; a < 3; ++a) {
+    f.lo[a] = int(slab.local.lo[a]);
+    f.hi[a] = int(slab.local.hi[a]);
+  }
+  f.profile = profile;
+}
+
+}  // namespace
 
 bool CudaEngine::enable_fused(std::string& why) {
   if (spare_[0]) return true;
@@ -56,15 +71,9 @@ void CudaEngine::update_fused(SweepPart part) {
   no_slab_box(cpml.inner_lo, cpml.inner_hi);
   if (fused_cpml_)
     for (SlabState& st : slabs_) {
-      const Box& b = st.slab.local;
-      if (b.empty()) continue;
+      if (st.slab.local.empty()) continue;
       FusedSlab& f = cpml.slab[cpml.count++];
-      f.axis = st.slab.axis;
-      for (int a = 0; a < 3; ++a) {
-        f.lo[a] = int(b.lo[a]);
-        f.hi[a] = int(b.hi[a]);
-      }
-      f.profile = st.profile.data();
+      describe_slab(f, st.slab, st.profile.data());
       f.e_psi[0] = st.psi[0].data();
       f.e_psi[1] = st.psi[1].data();
       f.h_in[0] = st.psi[2].data();
@@ -176,18 +185,12 @@ void CudaEngine::update_blocked(int steps, SweepPart part) {
   BlockedCpml cpml;
   no_slab_box(cpml.inner_lo, cpml.inner_hi);
   for (SlabState& st : slabs_) {
-    const Box& b = st.slab.local;
-    if (b.empty()) continue;
+    if (st.slab.local.empty()) continue;
     if (part != SweepPart::all || deep_planes_ > 0)
       throw std::logic_error("CudaEngine::update_blocked: CPML slabs with z neighbours");
     cpml.of[st.slab.axis][st.slab.side] = cpml.count;
     BlockedSlab& f = cpml.slab[cpml.count++];
-    f.axis = st.slab.axis;
-    for (int a = 0; a < 3; ++a) {
-      f.lo[a] = int(b.lo[a]);
-      f.hi[a] = int(b.hi[a]);
-    }
-    f.profile = st.profile.data();
+    describe_slab(f, st.slab, st.profile.data());
     for (int w = 0; w < 4; ++w) {
       f.psi[0][w] = st.psi[w].data();
       for (int s = 1; s <= steps; ++s) {
