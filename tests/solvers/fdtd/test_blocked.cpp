@@ -7,7 +7,8 @@
 //    blocked sweep one fused step at a time, bitwise the split step all the same;
 //  - auto takes it where it applies and says why not elsewhere; a forced blocked sweep where
 //    it cannot run is refused with the reason; with CPML (one rank) the slabs' corrections
-//    run inside the pass, bitwise the split step, fields and psi;
+//    run inside the pass, bitwise the split step, fields and psi (slabs of both faces of an
+//    axis that overlap are refused on the cuda engine);
 //  - the cpu engine's reference pass gives the split steps' bits (no device needed), CPML too.
 #include <gtest/gtest.h>
 
@@ -317,6 +318,25 @@ TEST(FdtdGpuBlocked, AutoChoosesWhereItApplies) {
 TEST(FdtdGpuBlocked, CpmlInsideThePassGivesTheSplitStepsBits) {
   TESSERA_REQUIRE_GPU();
   expect_cpml_inside_the_pass(Backend::cuda);
+}
+
+// The cuda pass takes a cell to lie in one slab per axis: where the slabs of both x faces
+// overlap (7 cells, 4-cell slabs), auto keeps the fused sweep and says why, and a forced
+// blocked sweep is refused with the reason.
+TEST(FdtdGpuBlocked, OverlappingCpmlSlabsAreRefused) {
+  TESSERA_REQUIRE_GPU();
+  Model m = blocked_model({7, 20, 18}, 3, false, false);
+  m.faces[0] = {FaceKind::cpml, FaceKind::cpml};
+  m.cpml.thickness = 4;
+  auto a = make_stepper(m, Sweep::automatic, 4);
+  EXPECT_EQ(a->block_steps(), 0) << a->sweep_reason();
+  EXPECT_NE(a->sweep_reason().find("the CPML slabs of both x faces overlap"), std::string::npos) << a->sweep_reason();
+  try {
+    auto forced = make_stepper(m, Sweep::blocked, 4);
+    ADD_FAILURE() << "a forced blocked sweep over overlapping slabs was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("the CPML slabs of both x faces overlap"), std::string::npos) << e.what();
+  }
 }
 
 // No device needed: the cpu engine's blocked sweep (a reference: the steps one after the other)
