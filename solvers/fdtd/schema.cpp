@@ -52,8 +52,8 @@ deck::Schema schema() {
               "every case), blocked (block_steps steps per pass over memory, cuda (cpu: a reference pass, not faster): ranks "
               "along z only, no TFSF box or dispersive materials, CPML on one rank only (its corrections inside the "
               "pass), and steps at which no source, probe or monitor acts; other steps fused), or auto (blocked on one "
-              "rank or a z cut where it applies and no source acts every step, else fused where it applies and fits, "
-              "else split); the fields are bitwise the same",
+              "rank or a z cut where it applies, no source acts every step and CPML slabs hold at most 15% of the "
+              "cells, else fused where it applies and fits, else split); the fields are bitwise the same",
               {"auto", "fused", "split", "blocked"})
       .default_value("auto")
       .integer("block_steps",

@@ -72,6 +72,15 @@ std::vector<Box> cpml_redo_boxes(const std::vector<CpmlSlab>& slabs, const Local
   return disjoint_cover(reach);
 }
 
+double cpml_cell_share(const std::vector<CpmlSlab>& slabs, const LocalDomain& domain) {
+  std::vector<Box> boxes;
+  for (const CpmlSlab& s : slabs) boxes.push_back(s.global);
+  std::int64_t in_slabs = 0;
+  for (const Box& b : disjoint_cover(boxes)) in_slabs += b.cells();
+  const Index3& n = domain.global;
+  return double(in_slabs) / double(std::max<std::int64_t>(n[0] * n[1] * n[2], 1));
+}
+
 SplitBoxes split_for_overlap(const Index3& n, const std::array<bool, 3>& filled, int side) {
   SplitBoxes s;
   s.interior = {{0, 0, 0}, n};

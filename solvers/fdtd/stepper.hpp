@@ -36,6 +36,8 @@ std::vector<Box> disjoint_cover(const std::vector<Box>& boxes);
 // The local cells whose E update reads an H that a CPML slab corrects (the slabs and one
 // layer beyond each on the high sides), as disjoint boxes: what the fused sweep redoes.
 std::vector<Box> cpml_redo_boxes(const std::vector<CpmlSlab>& slabs, const LocalDomain& domain);
+// The share of the grid's cells that lie in a CPML slab (each cell once; the same on every rank).
+double cpml_cell_share(const std::vector<CpmlSlab>& slabs, const LocalDomain& domain);
 
 class Stepper {
  public:

@@ -34,6 +34,21 @@ void Stepper::choose_blocked() {
   // auto: only where the fused sweep runs (a pass is its kind of update, and the cpu engine,
   // which has no fused sweep, has only a reference pass, no faster than split steps).
   if (!forced && !fused_) return;
+  if (!forced && !slabs_.empty()) {
+    // The blocked pass's slab cells cost several times a bulk update (instructions: ncu,
+    // docs/performance.md): 1.25x the fused CPML sweep at 512^3 with 10-cell slabs (11.3% of
+    // the cells), about even near 20% by that measurement's count, slower beyond. Auto takes
+    // it up to 15% (measured at one size only).
+    constexpr double kMostSlabShare = 0.15;
+    const double share = cpml_cell_share(slabs_, domain_);
+    if (share > kMostSlabShare) {
+      sweep_reason_ += fmt::format(
+          "; not blocked: the CPML slabs hold {:.1f}% of the cells (auto takes the blocked sweep with CPML up to "
+          "{:.0f}%; fdtd.sweep = \"blocked\" forces it)",
+          100 * share, 100 * kMostSlabShare);
+      return;
+    }
+  }
   // Something that acts after every step leaves nothing to hold back: auto keeps the fused
   // sweep; a forced blocked sweep runs, one fused step at a time, and says so.
   std::string every;

@@ -12,6 +12,7 @@
 //  - the cpu engine's reference pass gives the split steps' bits (no device needed), CPML too.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <memory>
@@ -297,7 +298,8 @@ TEST(FdtdGpuBlocked, SoftSourcesPassOnceSilentHardOnesNever) {
   EXPECT_EQ(forced->blocked_passes(), 0);
 }
 
-// Auto takes the blocked sweep where it applies (block_steps' default), with CPML too.
+// Auto takes the blocked sweep where it applies (block_steps' default), with CPML too where
+// the slabs hold few of the cells (10% here).
 TEST(FdtdGpuBlocked, AutoChoosesWhereItApplies) {
   TESSERA_REQUIRE_GPU();
   Model m = blocked_model({40, 24, 36}, 31, false, true);
@@ -321,8 +323,8 @@ TEST(FdtdGpuBlocked, CpmlInsideThePassGivesTheSplitStepsBits) {
 }
 
 // The cuda pass takes a cell to lie in one slab per axis: where the slabs of both x faces
-// overlap (7 cells, 4-cell slabs), auto keeps the fused sweep and says why, and a forced
-// blocked sweep is refused with the reason.
+// overlap (7 cells, 4-cell slabs), a forced blocked sweep is refused with the reason (auto,
+// with every cell in a slab, keeps the fused sweep before it asks: cpml_cell_share).
 TEST(FdtdGpuBlocked, OverlappingCpmlSlabsAreRefused) {
   TESSERA_REQUIRE_GPU();
   Model m = blocked_model({7, 20, 18}, 3, false, false);
@@ -330,7 +332,8 @@ TEST(FdtdGpuBlocked, OverlappingCpmlSlabsAreRefused) {
   m.cpml.thickness = 4;
   auto a = make_stepper(m, Sweep::automatic, 4);
   EXPECT_EQ(a->block_steps(), 0) << a->sweep_reason();
-  EXPECT_NE(a->sweep_reason().find("the CPML slabs of both x faces overlap"), std::string::npos) << a->sweep_reason();
+  EXPECT_NE(a->sweep_reason().find("not blocked: the CPML slabs hold 100.0% of the cells"), std::string::npos)
+      << a->sweep_reason();
   try {
     auto forced = make_stepper(m, Sweep::blocked, 4);
     ADD_FAILURE() << "a forced blocked sweep over overlapping slabs was accepted";
@@ -364,3 +367,24 @@ TEST(FdtdBlocked, CpuEngineBlockedSweepGivesTheSplitStepsBits) {
 }
 
 TEST(FdtdBlocked, CpuEngineCpmlInsideThePassGivesTheSplitStepsBits) { expect_cpml_inside_the_pass(Backend::cpu); }
+
+// The share of the cells in CPML slabs, which auto weighs before it takes the blocked sweep with
+// CPML: every cell once (corners and edges where slabs meet), over the whole grid on every rank.
+TEST(FdtdBlocked, CpmlCellShareCountsEachCellOnce) {
+  Model m = fdtd::test::box_model({512, 512, 512}, 0.9);
+  for (auto& faces : m.faces) faces = {FaceKind::cpml, FaceKind::cpml};
+  m.cpml.thickness = 10;
+  const LocalDomain whole = whole_domain(m.cells, {false, false, false});
+  EXPECT_NEAR(cpml_cell_share(cpml_slabs(m, whole), whole), 1 - std::pow(492.0 / 512.0, 3), 1e-12);
+  m.cells = {40, 24, 36};
+  for (auto& faces : m.faces) faces = {FaceKind::pec, FaceKind::pec};
+  m.faces[0] = {FaceKind::cpml, FaceKind::pec};
+  m.cpml.thickness = 4;
+  const LocalDomain small = whole_domain(m.cells, {false, false, false});
+  EXPECT_DOUBLE_EQ(cpml_cell_share(cpml_slabs(m, small), small), 0.1);
+  // A rank holding none of the slab counts the same share: the grid's.
+  LocalDomain part = small;
+  part.n = {20, 24, 36};
+  part.offset = {20, 0, 0};
+  EXPECT_DOUBLE_EQ(cpml_cell_share(cpml_slabs(m, part), part), 0.1);
+}
