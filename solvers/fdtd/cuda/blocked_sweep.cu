@@ -192,7 +192,6 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
   const int z0 = (a.stretches.first + int(blockIdx.z) * a.stretches.step) * a.kz, z1 = min(z0 + a.kz, a.nz);
   const int t0 = z0 - K, iterations = z1 - z0 + 2 * K - 1;
   const int erow = ty * kLanes + lane, erow_up = erow + kLanes;  // E: own row, row +y
-  // CPML: the slabs holding this column (on some layers), and whether it lies in no x or y slab.
   // CPML: the x and y slabs holding this column (-1: none), for every layer of the pass.
   int col_slab[2] = {-1, -1};
   if constexpr (kCpml) {
