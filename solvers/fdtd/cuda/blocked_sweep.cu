@@ -103,62 +103,88 @@ __device__ __forceinline__ float& component(V3& v) {
   else return v.z;
 }
 
-// cpml_cells' correction of level `level`'s new H (kElectric false) or E `f` of cell (i, j, k)
-// by slab q (-1: none) along axis A, if it holds the cell: components A + 1 and A + 2 from the
-// differences dq and dp along A, with s = ch_a (H) or -cb_a (E). psi comes from level - 1 and
-// goes to `level`: level 0 is the slab's array, level K its array of the pass's end (written
-// where `keep`). Between them, an x or y slab's psi stays in this thread's slots of shared
-// memory (`psi_slots`, for iteration parity `parity`: a column lies in one slab per axis for
-// the whole pass), a z slab's goes through the level arrays (BlockedCpml), where `keep`.
-template <int A, bool kElectric, int K, int T>
-__device__ __forceinline__ void slab_correction(const BlockedCpml& cp, int q, int i, int j, int k, int level, bool keep,
-                                                float* psi_slots, int parity, V3& f, float dq, float dp, float s) {
-  if (q < 0) return;
-  const BlockedSlab& sl = cp.slab[q];
-  constexpr int p = (A + 1) % 3, r = (A + 2) % 3, w = kElectric ? 0 : 2;  // psi arrays: E a, E b, H a, H b
-  const std::int64_t d =
-      (std::int64_t(k - sl.lo[2]) * (sl.hi[1] - sl.lo[1]) + (j - sl.lo[1])) * (sl.hi[0] - sl.lo[0]) + (i - sl.lo[0]);
-  const CpmlCoeffs& pc = sl.profile[A == 0 ? i - sl.lo[0] : A == 1 ? j - sl.lo[1] : k - sl.lo[2]];
-  const float b = kElectric ? pc.be : pc.bh, c = kElectric ? pc.ce : pc.ch, kinv = kElectric ? pc.ke : pc.kh;
-  const float *from_a, *from_b;
-  float *to_a = nullptr, *to_b = nullptr;
-  if (A < 2 && level > 1) {  // slots [axis][level 1..K-1][parity][array] of T floats
-    const float* in = psi_slots + ((A * (K - 1) + level - 2) * 2 + (parity ^ 1)) * 4 * T;
-    from_a = in + w * T;
-    from_b = in + (w + 1) * T;
-  } else {
-    from_a = sl.psi[level - 1][w] + d;
-    from_b = sl.psi[level - 1][w + 1] + d;
-  }
-  if (A < 2 && level < K) {
-    float* out = psi_slots + ((A * (K - 1) + level - 1) * 2 + parity) * 4 * T;
-    to_a = out + w * T;
-    to_b = out + (w + 1) * T;
-  } else if (keep) {
-    to_a = sl.psi[level][w] + d;
-    to_b = sl.psi[level][w + 1] + d;
-  }
-  const float psi_a = cpml_psi(*from_a, b, c, dq);
+// Asynchronous 4-byte copy from global to shared memory (cp.async, sm_80 and later): the value
+// lands without passing through a register. copies_arrived() waits for this thread's copies.
+__device__ __forceinline__ void copy_async(float* to, const float* from) {
+#if __CUDA_ARCH__ >= 800
+  const unsigned at = static_cast<unsigned>(__cvta_generic_to_shared(to));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(at), "l"(from) : "memory");
+#else
+  *to = __ldg(from);
+#endif
+}
+__device__ __forceinline__ void copies_arrived() {
+#if __CUDA_ARCH__ >= 800
+  asm volatile("cp.async.wait_all;\n" ::: "memory");
+#endif
+}
+
+// cpml_cells' correction of a slab cell's new H (kElectric false) or E `f`, along axis A: its
+// components A + 1 and A + 2 from the differences dq and dp along A, with the profile's b, c
+// and 1/kappa - 1 and s = ch_a (H) or -cb_a (E). psi_a, psi_b: the cell's psi before, then after.
+template <int A>
+__device__ __forceinline__ void correct(V3& f, float b, float c, float kinv, float s, float dq, float dp,
+                                        float& psi_a, float& psi_b) {
+  constexpr int p = (A + 1) % 3, r = (A + 2) % 3;
+  psi_a = cpml_psi(psi_a, b, c, dq);
   component<p>(f) = cpml_correct(component<p>(f), s, kinv, dq, psi_a);
-  const float psi_b = cpml_psi(*from_b, b, c, dp);
+  psi_b = cpml_psi(psi_b, b, c, dp);
   component<r>(f) = cpml_correct(component<r>(f), -s, kinv, dp, psi_b);
-  if (to_a) {
-    *to_a = psi_a;
-    *to_b = psi_b;
+}
+
+// The psi of the column's x and y slabs (a column lies in one slab per axis for the whole pass)
+// live in this thread's slots of shared memory, one per layer in flight: `slot` of layer zs
+// holds its psi of the last level that updated it; the copy of the pass's start arrives there
+// ahead of level 1 (copy_async). psi array w (E a, E b, H a, H b) of axis A in slot m.
+template <int T, int M>
+__device__ __forceinline__ float* psi_slot(float* slots, int axis, int m, int w) {
+  return slots + ((axis * M + m) * 4 + w) * T;
+}
+
+// Level `level`'s correction of H or E by the column's slab along A = x or y (q: the slab, -1:
+// none): psi from the slot `m`, back to it, and at level K to the slab's array of the pass's end
+// where the cell (layer k, col_psi `col`) is the block's own (`own`). `coef`: the axis's profile
+// (E or H).
+template <int A, bool kElectric, int K, int T>
+__device__ __forceinline__ void column_slab(const BlockedCpml& cp, int q, int col, int k, int level, bool own,
+                                            float* slots, int m, const float4& coef, V3& f, float dq, float dp,
+                                            float s) {
+  if (q < 0) return;
+  constexpr int w = kElectric ? 0 : 2;
+  float* const at = psi_slot<T, K + 1>(slots, A, m, w);
+  float psi_a = at[0], psi_b = at[T];
+  correct<A>(f, coef.x, coef.y, coef.z, s, dq, dp, psi_a, psi_b);
+  if (level < K) {
+    at[0] = psi_a;
+    at[T] = psi_b;
+  } else if (own) {
+    const BlockedSlab& sl = cp.slab[q];
+    const int d = k * sl.plane + col;
+    sl.psi_out[w][d] = psi_a;
+    sl.psi_out[w + 1][d] = psi_b;
   }
 }
 
-// The corrections of the slabs holding the cell (`slab`: the one along x, y and z, -1: none;
-// the faces' slabs of one axis never overlap here), in slab order (x, y, z: the order of the
-// split step's cpml calls); `dq`, `dp` and `coef` hold each axis's differences and s.
-template <bool kElectric, int K, int T>
-__device__ __forceinline__ V3 slab_corrections(const BlockedCpml& cp, const int (&slab)[3], int i, int j, int k,
-                                               int level, bool keep, float* psi_slots, int parity, V3 f, V3 dq, V3 dp,
-                                               V3 coef) {
-  slab_correction<0, kElectric, K, T>(cp, slab[0], i, j, k, level, keep, psi_slots, parity, f, dq.x, dp.x, coef.x);
-  slab_correction<1, kElectric, K, T>(cp, slab[1], i, j, k, level, keep, psi_slots, parity, f, dq.y, dp.y, coef.y);
-  slab_correction<2, kElectric, K, T>(cp, slab[2], i, j, k, level, keep, psi_slots, parity, f, dq.z, dp.z, coef.z);
-  return f;
+// Level `level`'s correction by the z slab q (-1: none) of layer k: psi through the slab's
+// arrays (psi_in before the pass, psi_level after each of its steps, psi_out after it), read
+// and written where `keep` (the cells exact at this level).
+template <bool kElectric, int K>
+__device__ __forceinline__ void layer_slab(const BlockedCpml& cp, int q, int i, int j, int k, int level, bool keep,
+                                           V3& f, float dq, float dp, float s) {
+  if (q < 0) return;
+  const BlockedSlab& sl = cp.slab[q];
+  constexpr int w = kElectric ? 0 : 2;
+  const int d = (k - sl.lo[2]) * sl.plane + (j - sl.lo[1]) * (sl.hi[0] - sl.lo[0]) + (i - sl.lo[0]);
+  const CpmlCoeffs& pc = sl.profile[k - sl.lo[2]];
+  const float* const* from = level == 1 ? sl.psi_in : sl.psi_level[level - 2];
+  float psi_a = from[w][d], psi_b = from[w + 1][d];
+  correct<2>(f, kElectric ? pc.be : pc.bh, kElectric ? pc.ce : pc.ch, kElectric ? pc.ke : pc.kh, s, dq, dp, psi_a,
+             psi_b);
+  if (keep) {
+    float* const* to = level == K ? sl.psi_out : sl.psi_level[level - 1];
+    to[w][d] = psi_a;
+    to[w + 1][d] = psi_b;
+  }
 }
 
 // 1024 threads per SM either way: one block of 32 x 32 or two of 32 x 16, so at most 64
@@ -178,8 +204,12 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
   extern __shared__ float smem[];
   float* const esh = smem;
   float* const hsh = smem + K * 4 * kPlane;
-  // CPML: this thread's psi slots (slab_correction), after the fields' arrays.
+  // CPML: this thread's psi slots (psi_slot), then the x slabs' profile by lane and the y
+  // slabs' by row ([E, H][b, c, 1/kappa - 1, pad]), after the fields' arrays.
+  constexpr int kSlots = K + 1;  // layers in flight: levels 1..K's and the next one's
   float* const psi_slots = smem + K * 6 * kPlane + threadIdx.y * kLanes + threadIdx.x;
+  float4* const profile_x = reinterpret_cast<float4*>(smem + K * 6 * kPlane + 2 * kSlots * 4 * kLanes * V);
+  float4* const profile_y = profile_x + 2 * kLanes;
   const int lane = int(threadIdx.x), ty = int(threadIdx.y);
   for (int v = ty * kLanes + lane; v < K * 6 * kPlane; v += kLanes * V) smem[v] = 0.0f;
 
@@ -192,17 +222,55 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
   const int z0 = (a.stretches.first + int(blockIdx.z) * a.stretches.step) * a.kz, z1 = min(z0 + a.kz, a.nz);
   const int t0 = z0 - K, iterations = z1 - z0 + 2 * K - 1;
   const int erow = ty * kLanes + lane, erow_up = erow + kLanes;  // E: own row, row +y
-  // CPML: the x and y slabs holding this column (-1: none), for every layer of the pass.
-  int col_slab[2] = {-1, -1};
+  // CPML: the x and y slabs holding this column (-1: none), for every layer of the pass, and
+  // the psi index of the column's cell at layer k in each: k plane + col_psi.
+  int col_slab[2] = {-1, -1}, col_psi[2] = {0, 0};
   if constexpr (kCpml) {
     for (int ax = 0; ax < 2; ++ax)
       for (int side = 0; side < 2; ++side) {
         const int q = cpml.of[ax][side];
-        if (q >= 0 && col_real && px.c >= cpml.slab[q].lo[0] && px.c < cpml.slab[q].hi[0] &&
-            py.c >= cpml.slab[q].lo[1] && py.c < cpml.slab[q].hi[1])
+        if (q < 0) continue;
+        const BlockedSlab& sl = cpml.slab[q];
+        const int along = ax == 0 ? px.c : py.c;
+        const bool on_axis = (ax == 0 ? px.real : py.real) && along >= sl.lo[ax] && along < sl.hi[ax];
+        if (on_axis && (ax == 0 ? ty : lane) == 0) {  // the lane's (x) or row's (y) profile
+          const CpmlCoeffs& pc = sl.profile[along - sl.lo[ax]];
+          float4* const to = (ax == 0 ? profile_x + 2 * lane : profile_y + 2 * ty);
+          to[0] = make_float4(pc.be, pc.ce, pc.ke, 0.0f);
+          to[1] = make_float4(pc.bh, pc.ch, pc.kh, 0.0f);
+        }
+        if (col_real && px.c >= sl.lo[0] && px.c < sl.hi[0] && py.c >= sl.lo[1] && py.c < sl.hi[1]) {
           col_slab[ax] = q;
+          col_psi[ax] = (py.c - sl.lo[1]) * (sl.hi[0] - sl.lo[0]) + (px.c - sl.lo[0]) - sl.lo[2] * sl.plane;
+        }
       }
   }
+  const bool col_xy = col_slab[0] >= 0 || col_slab[1] >= 0;
+  // A slab cell of level s at layer zs (slot0: level 1's slot): its x and y slabs' psi slot,
+  // whether its z slab's psi is kept (E exact there, above) and whether it is the block's own.
+  struct SlabCell {
+    int slot;
+    bool keep, own;
+  };
+  const auto slab_cell = [&](int s, int zs, int slot0) {
+    return SlabCell{slot0 + 1 - s >= 0 ? slot0 + 1 - s : slot0 + kSlots + 1 - s,
+                    lane >= s && lane < kLanes - s && ty >= s && ty < V - s && zs >= z0 - K + s &&
+                        zs < (s == K ? z1 : z1 + K - s),
+                    s == K && out_col && zs >= z0 && zs < z1};
+  };
+  // The pass's first psi of the column's x and y slabs at layer g, into its slot m (psi_slot).
+  const auto fetch_psi = [&](int g, int m) {
+    const Place pz = place(g, a.nz, a.wrap & 4, a.deep_lo, a.deep_hi);
+    if (!pz.real) return;
+#pragma unroll
+    for (int ax = 0; ax < 2; ++ax)
+      if (col_slab[ax] >= 0) {
+        const BlockedSlab& sl = cpml.slab[col_slab[ax]];
+        const int d = pz.c * sl.plane + col_psi[ax];
+#pragma unroll
+        for (int w = 0; w < 4; ++w) copy_async(psi_slot<kLanes * V, kSlots>(psi_slots, ax, m, w), sl.psi_in[w] + d);
+      }
+  };
   const int hrow = erow + kLanes, hrow_down = erow;              // H: own row, row -y
 
   // Level 0 at layer g.
@@ -232,7 +300,9 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
   V3 next_e, next_h;  // level 0 one layer ahead: its loads overlap an iteration's work
   unsigned next_m;
   load(t0 + 1, next_e, next_h, next_m);
-  __syncthreads();  // the zero fill before the first writes
+  if constexpr (kCpml) fetch_psi(t0, 0);
+  int slot0 = 0;    // CPML: the psi slot of level 1's layer (t0 + it, iteration it)
+  __syncthreads();  // the zero fill (and the profiles) before the first writes
   esh[(0 * 2 + 1) * 2 * kPlane + erow] = ep[0].x;  // parity 1: "iteration -1"
   esh[((0 * 2 + 1) * 2 + 1) * kPlane + erow] = ep[0].z;
   __syncthreads();
@@ -259,17 +329,26 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
       V3 h{curl_step_h(h0.x, kh.cy, ez_py, e0.z, kh.cz, ec.y, e0.y),
            curl_step_h(h0.y, kh.cz, ec.x, e0.x, kh.cx, ez_px, e0.z),
            curl_step_h(h0.z, kh.cx, ey_px, e0.y, kh.cy, ex_py, e0.x)};
-      // A cell in a slab: its psi of this level is kept where the cell's E is exact (above).
-      const int slab[3] = {col_slab[0], col_slab[1],
-                           pz.c < cpml.inner_lo[2] ? cpml.of[2][0] : pz.c >= cpml.inner_hi[2] ? cpml.of[2][1] : -1};
-      const bool in_slab = kCpml && real && (slab[0] >= 0 || slab[1] >= 0 || slab[2] >= 0);
-      const bool keep_psi = lane >= s && lane < kLanes - s && ty >= s && ty < V - s && zs >= z0 - K + s &&
-                            zs < (s == K ? z1 : z1 + K - s);
+      // CPML, a cell in a slab: the slabs' corrections in slab order (x, y, z: the split step's
+      // order of cpml calls). A z slab's psi is kept where the cell's E is exact (above), the
+      // x and y slabs' at level K where the cell is the block's own.
+      int z_slab = -1;
+      bool in_slab = false;
       if constexpr (kCpml) {
-        if (in_slab)  // the differences along x, y, z: E_q at +1 minus at the cell (dq), E_p's (dp)
-          h = slab_corrections<false, K, kLanes * V>(cpml, slab, px.c, py.c, pz.c, s, keep_psi, psi_slots, p, h,
-                               {ez_px - e0.z, ex_py - e0.x, ec.y - e0.y}, {ey_px - e0.y, ez_py - e0.z, ec.x - e0.x},
-                               {kh.cx, kh.cy, kh.cz});
+        if (s == 1 && col_xy) {  // this layer's psi has arrived; the next layer's on its way
+          copies_arrived();
+          fetch_psi(t + 1, slot0 + 1 == kSlots ? 0 : slot0 + 1);
+        }
+        z_slab = pz.c < cpml.inner_lo[2] ? cpml.of[2][0] : pz.c >= cpml.inner_hi[2] ? cpml.of[2][1] : -1;
+        in_slab = real && (col_xy || z_slab >= 0);
+        if (in_slab) {  // the differences along x, y, z: E_q at +1 minus at the cell (dq), E_p's (dp)
+          const auto [slot, keep, own] = slab_cell(s, zs, slot0);
+          column_slab<0, false, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
+                                               profile_x[2 * lane + 1], h, ez_px - e0.z, ey_px - e0.y, kh.cx);
+          column_slab<1, false, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
+                                               profile_y[2 * ty + 1], h, ex_py - e0.x, ez_py - e0.z, kh.cy);
+          layer_slab<false, K>(cpml, z_slab, px.c, py.c, pz.c, s, keep, h, ec.y - e0.y, ec.x - e0.x, kh.cz);
+        }
       }
       if (!real) h = h0;  // a ghost keeps its value
       float* h_now = hsh + (s - 1) * 2 * kPlane;
@@ -285,10 +364,14 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
            curl_step_e(e0.y, m.ca, m.cbz, h.x, hp[s].x, m.cbx, h.z, hz_mx),
            curl_step_e(e0.z, m.ca, m.cbx, h.y, hy_mx, m.cby, h.x, hx_my)};
       if constexpr (kCpml) {
-        if (in_slab)  // the differences along x, y, z: the new H_q at the cell minus at -1 (dq), H_p's (dp)
-          e = slab_corrections<true, K, kLanes * V>(cpml, slab, px.c, py.c, pz.c, s, keep_psi, psi_slots, p, e,
-                               {h.z - hz_mx, h.x - hx_my, h.y - hp[s].y}, {h.y - hy_mx, h.z - hz_my, h.x - hp[s].x},
-                               {-m.cbx, -m.cby, -m.cbz});
+        if (in_slab) {  // the differences along x, y, z: the new H_q at the cell minus at -1 (dq), H_p's (dp)
+          const auto [slot, keep, own] = slab_cell(s, zs, slot0);
+          column_slab<0, true, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
+                                              profile_x[2 * lane], e, h.z - hz_mx, h.y - hy_mx, -m.cbx);
+          column_slab<1, true, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
+                                              profile_y[2 * ty], e, h.x - hx_my, h.z - hz_my, -m.cby);
+          layer_slab<true, K>(cpml, z_slab, px.c, py.c, pz.c, s, keep, e, h.y - hp[s].y, h.x - hp[s].x, -m.cbz);
+        }
       }
       if (!real) {
         e = e0;
@@ -318,6 +401,7 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
     }
     hp[K] = hc;
     mats = (mats << 8) | mc;
+    slot0 = slot0 + 1 == kSlots ? 0 : slot0 + 1;
   }
 }
 
@@ -354,10 +438,12 @@ void launch_k(int tile_y, const FieldPtrs& in, const FieldPtrs& out, const Mater
 }  // namespace
 
 std::size_t blocked_shared_bytes(int steps, int tile_y, bool cpml) {
-  // With CPML, per thread: psi of the x and y slabs for levels 1..steps-1, two iterations' worth.
-  return (std::size_t(steps) * 6 * std::size_t(tile_y + 1) +
-          (cpml ? std::size_t(2 * (steps - 1) * 2 * 4) * std::size_t(tile_y) : 0)) *
-         kLanes * sizeof(float);
+  // With CPML: per thread, the psi of its x and y slabs in steps + 1 layers' slots (psi_slot),
+  // and the x slabs' profile by lane and the y slabs' by row (two float4 each).
+  const std::size_t fields = std::size_t(steps) * 6 * std::size_t(tile_y + 1) * kLanes;
+  const std::size_t slots = cpml ? std::size_t(2 * (steps + 1) * 4) * std::size_t(tile_y) * kLanes : 0;
+  const std::size_t profiles = cpml ? std::size_t(kLanes + tile_y) * 2 * 4 : 0;
+  return (fields + slots + profiles) * sizeof(float);
 }
 
 int blocked_stretch_layers(const Index3& n, int steps, const BlockedShape& shape, int sms) {

@@ -87,14 +87,17 @@ void launch_fused_sweep(const FieldPtrs& in, const FieldPtrs& out, const Materia
 FusedShape fused_shape(const Index3& n, int tile_y = 8, int stretches = 0);
 
 // CPML slabs inside the blocked sweep (one rank): each slab's box (local cells), its profile,
-// and its psi arrays by level of the pass: level 0 the psi before it (read only), level s the
-// psi after s steps (s = 1..steps; between levels only a z slab's, blocked_sweep.cu). Level
-// `steps` holds the own cells' psi after the pass (the engine makes it the current one).
+// its psi before the pass (read only) and after it (the own cells; the engine makes it the
+// current psi), and, for a z slab only, its psi after step s = 1..steps-1 of the pass (an x or
+// y slab's psi between steps stays in shared memory, blocked_sweep.cu).
 struct BlockedSlab {
   int axis;
   int lo[3], hi[3];
   const CpmlCoeffs* profile;  // per cell along `axis`, from lo[axis]
-  float* psi[kMaxBlockedSteps + 1][4];  // [level][E a, E b, H a, H b]
+  int plane;                  // cells per z layer of the box: psi of (i, j, k) at (k - lo[2]) plane + ...
+  const float* psi_in[4];     // [E a, E b, H a, H b]
+  float* psi_out[4];
+  float* psi_level[kMaxBlockedSteps - 1][4];  // z slabs: after step 1, 2, ...; else null
 };
 struct BlockedCpml {
   int count = 0;
@@ -190,7 +193,8 @@ class CudaEngine final : public Engine {
     CpmlSlab slab;
     std::array<DeviceBuffer<float>, 4> psi;  // E a, E b, H a, H b
     std::array<DeviceBuffer<float>, 2> h_psi_spare;  // the fused sweep's second copy of H's psi
-    // The blocked sweep's psi after step 1, 2, ... of a pass (enable_blocked; BlockedCpml).
+    // The blocked sweep's psi (enable_blocked; BlockedSlab): [0] after a pass, [s] after step s
+    // of a pass (s = 1..steps-1, a z slab's only).
     std::array<std::array<DeviceBuffer<float>, 4>, kMaxBlockedSteps> blocked_psi;
     DeviceBuffer<CpmlCoeffs> profile;
   };

@@ -3,6 +3,7 @@
 // their set-up and their launches. Both read one copy of the fields and write the other.
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -135,10 +136,15 @@ bool CudaEngine::enable_blocked(int steps, std::string& why, BlockedTiling tilin
         why = std::string("the CPML slabs of both ") + char('x' + a.slab.axis) + " faces overlap (fewer cells than two slabs)";
         return false;
       }
+  for (const SlabState& st : slabs_)
+    if (st.slab.local.cells() > std::numeric_limits<int>::max()) {  // the kernel's psi index is an int
+      why = "a CPML slab of more than 2^31 cells";
+      return false;
+    }
   try {
-    // psi by level of a pass (BlockedCpml): levels 1..steps of every slab's four arrays.
+    // psi after a pass for every slab, and after each step inside it for the z slabs (BlockedSlab).
     for (SlabState& st : slabs_)
-      for (int s = 0; s < steps; ++s)
+      for (int s = 0; s < (st.slab.axis == 2 ? steps : 1); ++s)
         for (auto& p : st.blocked_psi[s]) {
           p = DeviceBuffer<float>(static_cast<std::size_t>(st.slab.local.cells()));
           if (!p.empty()) TESSERA_CUDA_CHECK(cudaMemsetAsync(p.data(), 0, p.bytes(), compute_));
@@ -191,14 +197,14 @@ void CudaEngine::update_blocked(int steps, SweepPart part) {
     cpml.of[st.slab.axis][st.slab.side] = cpml.count;
     BlockedSlab& f = cpml.slab[cpml.count++];
     describe_slab(f, st.slab, st.profile.data());
+    f.plane = (f.hi[0] - f.lo[0]) * (f.hi[1] - f.lo[1]);
     for (int w = 0; w < 4; ++w) {
-      f.psi[0][w] = st.psi[w].data();
-      for (int s = 1; s <= steps; ++s) {
-        DeviceBuffer<float>& level = st.blocked_psi.at(s - 1)[w];
-        if (level.size() != st.psi[w].size())
+      f.psi_in[w] = st.psi[w].data();
+      for (int s = 0; s < (f.axis == 2 ? steps : 1); ++s)
+        if (st.blocked_psi.at(s)[w].size() != st.psi[w].size())
           throw std::logic_error("CudaEngine::update_blocked: CPML slabs set after enable_blocked");
-        f.psi[s][w] = level.data();
-      }
+      f.psi_out[w] = st.blocked_psi[0][w].data();
+      for (int s = 1; s < kMaxBlockedSteps; ++s) f.psi_level[s - 1][w] = f.axis == 2 ? st.blocked_psi[s][w].data() : nullptr;
     }
   }
   // A z neighbour's `steps` planes: what Ghosts::exchange_pass put beyond that face.
@@ -208,7 +214,7 @@ void CudaEngine::update_blocked(int steps, SweepPart part) {
   if (part == SweepPart::inner) return;  // the outer stretches still read and write these copies
   swap_copies();
   for (SlabState& st : slabs_)  // psi after the last step becomes the current psi
-    for (int w = 0; w < 4; ++w) std::swap(st.psi[w], st.blocked_psi[steps - 1][w]);
+    for (int w = 0; w < 4; ++w) std::swap(st.psi[w], st.blocked_psi[0][w]);
 }
 
 }  // namespace tessera::fdtd
