@@ -167,14 +167,15 @@ __device__ __forceinline__ void column_slab(const BlockedCpml& cp, int q, int co
 
 // Level `level`'s correction by the z slab q (-1: none) of layer k: psi through the slab's
 // arrays (psi_in before the pass, psi_level after each of its steps, psi_out after it), read
-// and written where `keep` (the cells exact at this level).
+// and written where `keep` (the cells exact at this level). `col`: the column's index in a
+// layer of the slab.
 template <bool kElectric, int K>
-__device__ __forceinline__ void layer_slab(const BlockedCpml& cp, int q, int i, int j, int k, int level, bool keep,
-                                           V3& f, float dq, float dp, float s) {
+__device__ __forceinline__ void layer_slab(const BlockedCpml& cp, int q, int col, int k, int level, bool keep, V3& f,
+                                           float dq, float dp, float s) {
   if (q < 0) return;
   const BlockedSlab& sl = cp.slab[q];
   constexpr int w = kElectric ? 0 : 2;
-  const int d = (k - sl.lo[2]) * sl.plane + (j - sl.lo[1]) * (sl.hi[0] - sl.lo[0]) + (i - sl.lo[0]);
+  const int d = (k - sl.lo[2]) * sl.plane + col;
   const CpmlCoeffs& pc = sl.profile[k - sl.lo[2]];
   const float* const* from = level == 1 ? sl.psi_in : sl.psi_level[level - 2];
   float psi_a = from[w][d], psi_b = from[w + 1][d];
@@ -246,18 +247,21 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
       }
   }
   const bool col_xy = col_slab[0] >= 0 || col_slab[1] >= 0;
+  // The column's psi index in the z slabs, less the layer's part (both span the x-y grid alike).
+  int col_z = 0;
+  if constexpr (kCpml) {
+    const int q = cpml.of[2][0] >= 0 ? cpml.of[2][0] : cpml.of[2][1];
+    if (q >= 0) col_z = (py.c - cpml.slab[q].lo[1]) * (cpml.slab[q].hi[0] - cpml.slab[q].lo[0]) + (px.c - cpml.slab[q].lo[0]);
+  }
   // A slab cell of level s at layer zs (slot0: level 1's slot): its x and y slabs' psi slot,
-  // whether its z slab's psi is kept (E exact there, above) and whether it is the block's own.
-  struct SlabCell {
-    int slot;
-    bool keep, own;
+  // whether its E is exact (a z slab's psi is kept there, above) and whether the cell is the
+  // block's own (its psi after the pass is kept).
+  const auto slab_slot = [&](int s, int slot0) { return slot0 + 1 - s >= 0 ? slot0 + 1 - s : slot0 + kSlots + 1 - s; };
+  const auto exact = [&](int s, int zs) {
+    return lane >= s && lane < kLanes - s && ty >= s && ty < V - s && zs >= z0 - K + s &&
+           zs < (s == K ? z1 : z1 + K - s);
   };
-  const auto slab_cell = [&](int s, int zs, int slot0) {
-    return SlabCell{slot0 + 1 - s >= 0 ? slot0 + 1 - s : slot0 + kSlots + 1 - s,
-                    lane >= s && lane < kLanes - s && ty >= s && ty < V - s && zs >= z0 - K + s &&
-                        zs < (s == K ? z1 : z1 + K - s),
-                    s == K && out_col && zs >= z0 && zs < z1};
-  };
+  const auto own_layer = [&](int zs) { return out_col && zs >= z0 && zs < z1; };
   // The pass's first psi of the column's x and y slabs at layer g, into its slot m (psi_slot).
   const auto fetch_psi = [&](int g, int m) {
     const Place pz = place(g, a.nz, a.wrap & 4, a.deep_lo, a.deep_hi);
@@ -312,6 +316,12 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
     const int t = t0 + it, p = it & 1;
     V3 ec = next_e, hc = next_h;  // level s - 1's fields at the layer above level s's
     const unsigned mc = next_m;
+    if constexpr (kCpml) {
+      if (col_xy) {  // level 1's psi has arrived (before the next loads: the wait counts them too)
+        copies_arrived();
+        fetch_psi(t + 1, slot0 + 1 == kSlots ? 0 : slot0 + 1);
+      }
+    }
     if (it + 1 < iterations) load(t + 2, next_e, next_h, next_m);
     esh[(0 * 2 + p) * 2 * kPlane + erow] = ec.x;
     esh[((0 * 2 + p) * 2 + 1) * kPlane + erow] = ec.z;
@@ -335,19 +345,18 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
       int z_slab = -1;
       bool in_slab = false;
       if constexpr (kCpml) {
-        if (s == 1 && col_xy) {  // this layer's psi has arrived; the next layer's on its way
-          copies_arrived();
-          fetch_psi(t + 1, slot0 + 1 == kSlots ? 0 : slot0 + 1);
-        }
         z_slab = pz.c < cpml.inner_lo[2] ? cpml.of[2][0] : pz.c >= cpml.inner_hi[2] ? cpml.of[2][1] : -1;
         in_slab = real && (col_xy || z_slab >= 0);
         if (in_slab) {  // the differences along x, y, z: E_q at +1 minus at the cell (dq), E_p's (dp)
-          const auto [slot, keep, own] = slab_cell(s, zs, slot0);
-          column_slab<0, false, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
-                                               profile_x[2 * lane + 1], h, ez_px - e0.z, ey_px - e0.y, kh.cx);
-          column_slab<1, false, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
-                                               profile_y[2 * ty + 1], h, ex_py - e0.x, ez_py - e0.z, kh.cy);
-          layer_slab<false, K>(cpml, z_slab, px.c, py.c, pz.c, s, keep, h, ec.y - e0.y, ec.x - e0.x, kh.cz);
+          if (col_xy) {
+            const int slot = slab_slot(s, slot0);
+            const bool own = s == K && own_layer(zs);
+            column_slab<0, false, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
+                                                 profile_x[2 * lane + 1], h, ez_px - e0.z, ey_px - e0.y, kh.cx);
+            column_slab<1, false, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
+                                                 profile_y[2 * ty + 1], h, ex_py - e0.x, ez_py - e0.z, kh.cy);
+          }
+          layer_slab<false, K>(cpml, z_slab, col_z, pz.c, s, exact(s, zs), h, ec.y - e0.y, ec.x - e0.x, kh.cz);
         }
       }
       if (!real) h = h0;  // a ghost keeps its value
@@ -365,12 +374,15 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
            curl_step_e(e0.z, m.ca, m.cbx, h.y, hy_mx, m.cby, h.x, hx_my)};
       if constexpr (kCpml) {
         if (in_slab) {  // the differences along x, y, z: the new H_q at the cell minus at -1 (dq), H_p's (dp)
-          const auto [slot, keep, own] = slab_cell(s, zs, slot0);
-          column_slab<0, true, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
-                                              profile_x[2 * lane], e, h.z - hz_mx, h.y - hy_mx, -m.cbx);
-          column_slab<1, true, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
-                                              profile_y[2 * ty], e, h.x - hx_my, h.z - hz_my, -m.cby);
-          layer_slab<true, K>(cpml, z_slab, px.c, py.c, pz.c, s, keep, e, h.y - hp[s].y, h.x - hp[s].x, -m.cbz);
+          if (col_xy) {
+            const int slot = slab_slot(s, slot0);
+            const bool own = s == K && own_layer(zs);
+            column_slab<0, true, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
+                                                profile_x[2 * lane], e, h.z - hz_mx, h.y - hy_mx, -m.cbx);
+            column_slab<1, true, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
+                                                profile_y[2 * ty], e, h.x - hx_my, h.z - hz_my, -m.cby);
+          }
+          layer_slab<true, K>(cpml, z_slab, col_z, pz.c, s, exact(s, zs), e, h.y - hp[s].y, h.x - hp[s].x, -m.cbz);
         }
       }
       if (!real) {

@@ -207,6 +207,11 @@ void CudaEngine::update_blocked(int steps, SweepPart part) {
       for (int s = 1; s < kMaxBlockedSteps; ++s) f.psi_level[s - 1][w] = f.axis == 2 ? st.blocked_psi[s][w].data() : nullptr;
     }
   }
+  if (cpml.of[2][0] >= 0 && cpml.of[2][1] >= 0) {  // the kernel indexes both by one column offset
+    const BlockedSlab &lo = cpml.slab[cpml.of[2][0]], &hi = cpml.slab[cpml.of[2][1]];
+    if (lo.lo[0] != hi.lo[0] || lo.hi[0] != hi.hi[0] || lo.lo[1] != hi.lo[1] || lo.hi[1] != hi.hi[1])
+      throw std::logic_error("CudaEngine::update_blocked: the z slabs span different x-y boxes");
+  }
   // A z neighbour's `steps` planes: what Ghosts::exchange_pass put beyond that face.
   const std::array<int, 2> deep{domain_.remote(2, 0) ? steps : 0, domain_.remote(2, 1) ? steps : 0};
   launch_blocked_sweep(in, out, mat_base(), table_.data(), uniform_, ch_, layout_, domain_.n, steps,
