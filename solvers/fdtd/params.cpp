@@ -59,7 +59,7 @@ void read_grid(const deck::Config& d, Model& m) {
             : sweep == "split"   ? Sweep::split
             : sweep == "blocked" ? Sweep::blocked
                                  : Sweep::automatic;
-  m.block_steps = static_cast<int>(d.get_int("fdtd.block_steps"));
+  m.block_steps = d.has("fdtd.block_steps") ? static_cast<int>(d.get_int("fdtd.block_steps")) : 0;
   m.smoothing = d.get_bool("fdtd.smoothing");
 }
 

@@ -197,10 +197,19 @@ struct Model {
   std::vector<TfsfSpec> tfsf;  // at most one
   std::array<int, 3> ranks{0, 0, 0};
   Sweep sweep = Sweep::automatic;
-  int block_steps = 4;  // fdtd.block_steps: the most steps one pass of the blocked sweep takes (4: measured best)
+  int block_steps = 0;  // fdtd.block_steps: the most steps one pass of the blocked sweep takes; 0 (unset): pass_steps()
   bool smoothing = false;  // sub-pixel smoothing of the E nodes at interfaces (smoothing.hpp)
 
   bool periodic(int axis) const { return faces[axis][0] == FaceKind::periodic; }
+  bool has_cpml() const {
+    for (const auto& f : faces)
+      if (f[0] == FaceKind::cpml || f[1] == FaceKind::cpml) return true;
+    return false;
+  }
+  // The blocked sweep's steps per pass: block_steps where given, else the measured fastest: 4,
+  // or 3 with CPML slabs (their corrections make the pass bound by instruction issue, and a
+  // pass of 3 recomputes fewer halo cells; docs/performance.md).
+  int pass_steps() const { return block_steps > 0 ? block_steps : has_cpml() ? 3 : 4; }
   int cpml_cells(int axis, int side) const { return faces[axis][side] == FaceKind::cpml ? cpml.thickness : 0; }
   double cell_volume() const { return cell_size[0] * cell_size[1] * cell_size[2]; }
   std::int64_t total_cells() const { return cells[0] * cells[1] * cells[2]; }

@@ -58,11 +58,12 @@ deck::Schema schema() {
       .default_value("auto")
       .integer("block_steps",
                "the blocked sweep's steps per pass over memory (2 to 4): 48/k bytes per cell-update plus its "
-               "tiles' halo, against more recomputed halo cells per tile; 4, the default, measured fastest on H100 "
-               "and H200 (docs/fdtd.md)")
+               "tiles' halo, against more recomputed halo cells per tile; unset: 4 (the fastest on an H100 and an "
+               "H200), or 3 with CPML slabs (the fastest on an H200: their corrections make the pass bound by "
+               "instruction issue, and 3 steps recompute fewer halo cells) (docs/fdtd.md)")
       .min(2)
       .max(4)
-      .default_value(4)
+      .optional()
       .boolean("smoothing",
                "sub-pixel smoothing: E nodes next to a dielectric interface see the anisotropic average of the two "
                "media over a cell (second order in the cell size instead of the staircase's first); off by default, "

@@ -69,7 +69,7 @@ void Stepper::choose_blocked() {
   std::string why;
   // Nodes with their own coefficients (smoothing, an eps_r map) are redone after each step's E
   // update: a pass of several steps has no place for that.
-  const bool able = overrides_.empty() ? engine_->enable_blocked(model_.block_steps, why)
+  const bool able = overrides_.empty() ? engine_->enable_blocked(model_.pass_steps(), why)
                                        : (why = "nodes with their own E coefficients (fdtd.smoothing, an eps_r map) are "
                                                 "redone after every step",
                                           false);
@@ -83,7 +83,7 @@ void Stepper::choose_blocked() {
     sweep_reason_ += "; not blocked: " + why;
     return;
   }
-  block_steps_ = model_.block_steps;
+  block_steps_ = model_.pass_steps();
   // Across ranks (z only) a pass computes the neighbours' planes next to it again: their
   // materials once now, their fields before every pass (run_pass).
   const bool across = domain_.remote(2, 0) || domain_.remote(2, 1);

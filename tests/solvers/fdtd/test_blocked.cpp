@@ -264,9 +264,9 @@ TEST(FdtdGpuBlocked, SoftSourcesPassOnceSilentHardOnesNever) {
   // some 160 steps of these 1 mm cells.
   m.sources.push_back(fdtd::test::soft_source(kEz, {20, 12, 18}, fdtd::test::gaussian(2e-11, 6e-11), 1e-2));
   {
-    auto a = make_stepper(m, Sweep::automatic, Model{}.block_steps);
-    auto split = make_stepper(m, Sweep::split, Model{}.block_steps);
-    EXPECT_EQ(a->block_steps(), Model{}.block_steps) << a->sweep_reason();
+    auto a = make_stepper(m, Sweep::automatic, 0);  // fdtd.block_steps unset
+    auto split = make_stepper(m, Sweep::split, 0);
+    EXPECT_EQ(a->block_steps(), m.pass_steps()) << a->sweep_reason();
     EXPECT_NE(a->sweep_reason().find("soft sources and sheets act until their value rounds to zero"), std::string::npos)
         << a->sweep_reason();
     a->engine().fill_random(3);
@@ -298,20 +298,18 @@ TEST(FdtdGpuBlocked, SoftSourcesPassOnceSilentHardOnesNever) {
   EXPECT_EQ(forced->blocked_passes(), 0);
 }
 
-// Auto takes the blocked sweep where it applies (block_steps' default), with CPML too where
-// the slabs hold few of the cells (10% here).
+// Auto takes the blocked sweep where it applies (fdtd.block_steps unset: 4 steps a pass), with
+// CPML too where the slabs hold few of the cells (10% here; unset: 3 steps a pass).
 TEST(FdtdGpuBlocked, AutoChoosesWhereItApplies) {
   TESSERA_REQUIRE_GPU();
   Model m = blocked_model({40, 24, 36}, 31, false, true);
-  auto a = make_stepper(m, Sweep::automatic, Model{}.block_steps);
-  EXPECT_EQ(a->block_steps(), Model{}.block_steps) << a->sweep_reason();
+  auto a = make_stepper(m, Sweep::automatic, 0);
+  EXPECT_EQ(a->block_steps(), 4) << a->sweep_reason();
   EXPECT_TRUE(a->fused());
-  EXPECT_NE(a->sweep_reason().find("blocked (up to " + std::to_string(Model{}.block_steps) + " steps per pass"),
-            std::string::npos)
-      << a->sweep_reason();
+  EXPECT_NE(a->sweep_reason().find("blocked (up to 4 steps per pass"), std::string::npos) << a->sweep_reason();
   m.faces[0] = {FaceKind::cpml, FaceKind::pec};
   m.cpml.thickness = 4;
-  auto c = make_stepper(m, Sweep::automatic, 3);
+  auto c = make_stepper(m, Sweep::automatic, 0);
   EXPECT_EQ(c->block_steps(), 3) << c->sweep_reason();
   EXPECT_NE(c->sweep_reason().find("the CPML slabs' corrections inside the pass"), std::string::npos)
       << c->sweep_reason();
@@ -364,6 +362,19 @@ TEST(FdtdBlocked, CpuEngineBlockedSweepGivesTheSplitStepsBits) {
   const Model m = blocked_model({12, 10, 8}, 1, true, false);
   auto a = make_stepper(m, Sweep::automatic, 3, Backend::cpu);
   EXPECT_EQ(a->block_steps(), 0) << a->sweep_reason();
+}
+
+// fdtd.block_steps unset: passes of 4 steps, of 3 with CPML slabs; a value given is kept (the
+// choice is the stepper's, the same on every engine).
+TEST(FdtdBlocked, UnsetBlockStepsTakeThreeWithCpmlFourWithout) {
+  Model m = blocked_model({29, 23, 26}, 5, false, false);
+  EXPECT_EQ(make_stepper(m, Sweep::blocked, 0, Backend::cpu)->block_steps(), 4);
+  m.faces[2] = {FaceKind::pec, FaceKind::cpml};
+  m.cpml.thickness = 3;
+  auto c = make_stepper(m, Sweep::blocked, 0, Backend::cpu);
+  EXPECT_EQ(c->block_steps(), 3) << c->sweep_reason();
+  EXPECT_NE(c->sweep_reason().find("blocked (up to 3 steps per pass"), std::string::npos) << c->sweep_reason();
+  EXPECT_EQ(make_stepper(m, Sweep::blocked, 4, Backend::cpu)->block_steps(), 4);
 }
 
 TEST(FdtdBlocked, CpuEngineCpmlInsideThePassGivesTheSplitStepsBits) { expect_cpml_inside_the_pass(Backend::cpu); }
