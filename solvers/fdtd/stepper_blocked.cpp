@@ -35,10 +35,11 @@ void Stepper::choose_blocked() {
   // which has no fused sweep, has only a reference pass, no faster than split steps).
   if (!forced && !fused_) return;
   if (!forced && !slabs_.empty()) {
-    // The blocked pass's slab cells cost several times a bulk update (instructions: ncu,
-    // docs/performance.md): 1.25x the fused CPML sweep at 512^3 with 10-cell slabs (11.3% of
-    // the cells), about even near 20% by that measurement's count, slower beyond. Auto takes
-    // it up to 15% (measured at one size only).
+    // A slab cell costs the blocked pass more than a bulk cell (instructions: ncu,
+    // docs/performance.md). When the slab path cost several times a bulk update (1.25x the
+    // fused CPML sweep at 512^3 with 10-cell slabs, 11.3% of the cells), the two were about even
+    // near 20% by that count; the lighter slab path since (1.65x at k = 3) leaves this 15% on
+    // the safe side. Measured at one size only.
     constexpr double kMostSlabShare = 0.15;
     const double share = cpml_cell_share(slabs_, domain_);
     if (share > kMostSlabShare) {

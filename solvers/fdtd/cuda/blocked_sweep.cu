@@ -34,13 +34,16 @@
 // CPML (kCpml, one rank): a level's H and E of a cell in a slab get the slab's corrections
 // right after their bulk update, in slab order, from the same differences cpml_cells takes
 // (the E at +1 along the slab's axis, the new H at -1: both already at hand for the curl).
-// psi is one more quantity per level, without neighbours. Level 1 reads it from the slab's
-// array and level K writes it to the array of the pass's end (own cells). Between levels, the
-// psi of an x or y slab (a column lies in it for the whole pass) stays in the thread's slots
-// in shared memory; a z slab's (a few layers) goes through per-level arrays (BlockedCpml),
-// written where the cell is exact (E's region below: every tile that computes it writes the
-// same bits, and only the writing thread reads it back, one iteration later). The slots and
-// the slabs' registers take a block of 32 x 24 columns (80 registers, 24 warps per SM).
+// psi has no neighbours: a layer's psi is updated in place by level after level of the thread
+// that owns its column (level s in iteration t works on level s - 1's layer of iteration
+// t - 1). An x or y slab's psi (a column lies in one such slab per axis for the whole pass)
+// lives in the thread's slots of shared memory, one per layer in flight (K + 1: levels 1..K's
+// and the next one's, which cp.async fills from the slab's array one iteration ahead); level
+// K writes the own cells' psi to the slab's array of the pass's end. A z slab's psi goes
+// through per-level arrays (BlockedSlab::psi_level), written where the cell is exact (E's
+// region below: every tile that computes it writes the same bits, and only the writing thread
+// reads it back, one iteration later). The slots and the slab code take a block of 32 x 24
+// columns (80 registers, 24 warps per SM).
 //
 // Bytes per pass (model): 24 read + 24 written + 1 material byte per output cell, for K steps;
 // the halo's columns are read once more by the tile that does not own them, from L2 when the
