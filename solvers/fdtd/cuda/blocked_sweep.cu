@@ -52,6 +52,7 @@
 #include <array>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "core/cuda_check.hpp"
 #include "solvers/fdtd/cuda/cuda_engine.hpp"
@@ -168,6 +169,12 @@ __device__ __forceinline__ void column_slab(const BlockedCpml& cp, int q, int co
   }
 }
 
+// Column (i, j)'s index in one z layer of a slab's box: its psi at layer k is at
+// (k - lo[2]) plane + this.
+__device__ __forceinline__ int column_in_slab(const BlockedSlab& sl, int i, int j) {
+  return (j - sl.lo[1]) * (sl.hi[0] - sl.lo[0]) + (i - sl.lo[0]);
+}
+
 // Level `level`'s correction by the z slab q (-1: none) of layer k: psi through the slab's
 // arrays (psi_in before the pass, psi_level after each of its steps, psi_out after it), read
 // and written where `keep` (the cells exact at this level). `col`: the column's index in a
@@ -178,7 +185,7 @@ __device__ __forceinline__ void layer_slab(const BlockedCpml& cp, int q, int col
   if (q < 0) return;
   const BlockedSlab& sl = cp.slab[q];
   constexpr int w = kElectric ? 0 : 2;
-  const int d = (k - sl.lo[2]) * sl.plane + col;
+  const int d = (k - sl.lo[2]) * sl.plane + col;  // col: column_in_slab
   const CpmlCoeffs& pc = sl.profile[k - sl.lo[2]];
   const float* const* from = level == 1 ? sl.psi_in : sl.psi_level[level - 2];
   float psi_a = from[w][d], psi_b = from[w + 1][d];
@@ -245,7 +252,7 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
         }
         if (col_real && px.c >= sl.lo[0] && px.c < sl.hi[0] && py.c >= sl.lo[1] && py.c < sl.hi[1]) {
           col_slab[ax] = q;
-          col_psi[ax] = (py.c - sl.lo[1]) * (sl.hi[0] - sl.lo[0]) + (px.c - sl.lo[0]) - sl.lo[2] * sl.plane;
+          col_psi[ax] = column_in_slab(sl, px.c, py.c) - sl.lo[2] * sl.plane;
         }
       }
   }
@@ -254,7 +261,7 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
   int col_z = 0;
   if constexpr (kCpml) {
     const int q = cpml.of[2][0] >= 0 ? cpml.of[2][0] : cpml.of[2][1];
-    if (q >= 0) col_z = (py.c - cpml.slab[q].lo[1]) * (cpml.slab[q].hi[0] - cpml.slab[q].lo[0]) + (px.c - cpml.slab[q].lo[0]);
+    if (q >= 0) col_z = column_in_slab(cpml.slab[q], px.c, py.c);
   }
   // A slab cell of level s at layer zs (slot0: level 1's slot): its x and y slabs' psi slot,
   // whether its E is exact (a z slab's psi is kept there, above) and whether the cell is the
@@ -265,6 +272,22 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
            zs < (s == K ? z1 : z1 + K - s);
   };
   const auto own_layer = [&](int zs) { return out_col && zs >= z0 && zs < z1; };
+  // Level s's corrections of its new H or E `f` at layer zs (pz.c: its coordinate) by the slabs
+  // holding the cell, in slab order (x, y, z: the split step's order of cpml calls); dq, dp and
+  // coef: each axis's differences and s (column_slab, layer_slab).
+  const auto correct_slabs = [&](auto electric, int s, int zs, int zc, int z_slab, int slot0, V3& f, V3 dq, V3 dp,
+                                 V3 coef) {
+    constexpr bool kElectric = decltype(electric)::value;
+    if (col_xy) {
+      const int slot = slab_slot(s, slot0);
+      const bool own = s == K && own_layer(zs);
+      column_slab<0, kElectric, K, kLanes * V>(cpml, col_slab[0], col_psi[0], zc, s, own, psi_slots, slot,
+                                               profile_x[2 * lane + (kElectric ? 0 : 1)], f, dq.x, dp.x, coef.x);
+      column_slab<1, kElectric, K, kLanes * V>(cpml, col_slab[1], col_psi[1], zc, s, own, psi_slots, slot,
+                                               profile_y[2 * ty + (kElectric ? 0 : 1)], f, dq.y, dp.y, coef.y);
+    }
+    layer_slab<kElectric, K>(cpml, z_slab, col_z, zc, s, exact(s, zs), f, dq.z, dp.z, coef.z);
+  };
   // The pass's first psi of the column's x and y slabs at layer g, into its slot m (psi_slot).
   const auto fetch_psi = [&](int g, int m) {
     const Place pz = place(g, a.nz, a.wrap & 4, a.deep_lo, a.deep_hi);
@@ -350,17 +373,9 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
       if constexpr (kCpml) {
         z_slab = pz.c < cpml.inner_lo[2] ? cpml.of[2][0] : pz.c >= cpml.inner_hi[2] ? cpml.of[2][1] : -1;
         in_slab = real && (col_xy || z_slab >= 0);
-        if (in_slab) {  // the differences along x, y, z: E_q at +1 minus at the cell (dq), E_p's (dp)
-          if (col_xy) {
-            const int slot = slab_slot(s, slot0);
-            const bool own = s == K && own_layer(zs);
-            column_slab<0, false, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
-                                                 profile_x[2 * lane + 1], h, ez_px - e0.z, ey_px - e0.y, kh.cx);
-            column_slab<1, false, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
-                                                 profile_y[2 * ty + 1], h, ex_py - e0.x, ez_py - e0.z, kh.cy);
-          }
-          layer_slab<false, K>(cpml, z_slab, col_z, pz.c, s, exact(s, zs), h, ec.y - e0.y, ec.x - e0.x, kh.cz);
-        }
+        if (in_slab)  // the differences along x, y, z: E_q at +1 minus at the cell (dq), E_p's (dp)
+          correct_slabs(std::false_type{}, s, zs, pz.c, z_slab, slot0, h, {ez_px - e0.z, ex_py - e0.x, ec.y - e0.y},
+                        {ey_px - e0.y, ez_py - e0.z, ec.x - e0.x}, {kh.cx, kh.cy, kh.cz});
       }
       if (!real) h = h0;  // a ghost keeps its value
       float* h_now = hsh + (s - 1) * 2 * kPlane;
@@ -376,17 +391,9 @@ __global__ void __launch_bounds__(kLanes* V, kCpml ? 1 : 1024 / (kLanes * V))
            curl_step_e(e0.y, m.ca, m.cbz, h.x, hp[s].x, m.cbx, h.z, hz_mx),
            curl_step_e(e0.z, m.ca, m.cbx, h.y, hy_mx, m.cby, h.x, hx_my)};
       if constexpr (kCpml) {
-        if (in_slab) {  // the differences along x, y, z: the new H_q at the cell minus at -1 (dq), H_p's (dp)
-          if (col_xy) {
-            const int slot = slab_slot(s, slot0);
-            const bool own = s == K && own_layer(zs);
-            column_slab<0, true, K, kLanes * V>(cpml, col_slab[0], col_psi[0], pz.c, s, own, psi_slots, slot,
-                                                profile_x[2 * lane], e, h.z - hz_mx, h.y - hy_mx, -m.cbx);
-            column_slab<1, true, K, kLanes * V>(cpml, col_slab[1], col_psi[1], pz.c, s, own, psi_slots, slot,
-                                                profile_y[2 * ty], e, h.x - hx_my, h.z - hz_my, -m.cby);
-          }
-          layer_slab<true, K>(cpml, z_slab, col_z, pz.c, s, exact(s, zs), e, h.y - hp[s].y, h.x - hp[s].x, -m.cbz);
-        }
+        if (in_slab)  // the differences along x, y, z: the new H_q at the cell minus at -1 (dq), H_p's (dp)
+          correct_slabs(std::true_type{}, s, zs, pz.c, z_slab, slot0, e, {h.z - hz_mx, h.x - hx_my, h.y - hp[s].y},
+                        {h.y - hy_mx, h.z - hz_my, h.x - hp[s].x}, {-m.cbx, -m.cby, -m.cbz});
       }
       if (!real) {
         e = e0;

@@ -204,7 +204,8 @@ void CudaEngine::update_blocked(int steps, SweepPart part) {
         if (st.blocked_psi.at(s)[w].size() != st.psi[w].size())
           throw std::logic_error("CudaEngine::update_blocked: CPML slabs set after enable_blocked");
       f.psi_out[w] = st.blocked_psi[0][w].data();
-      for (int s = 1; s < kMaxBlockedSteps; ++s) f.psi_level[s - 1][w] = f.axis == 2 ? st.blocked_psi[s][w].data() : nullptr;
+      for (int s = 1; s < kMaxBlockedSteps; ++s)
+        f.psi_level[s - 1][w] = f.axis == 2 ? st.blocked_psi[s][w].data() : nullptr;
     }
   }
   if (cpml.of[2][0] >= 0 && cpml.of[2][1] >= 0) {  // the kernel indexes both by one column offset

@@ -61,7 +61,8 @@ TEST(FdtdModel, BlockStepsUnsetTakesTheMeasuredBest) {
   const Model pec = load("[fdtd]\ncells = [10, 8, 6]\n");
   EXPECT_EQ(pec.block_steps, 0);
   EXPECT_EQ(pec.pass_steps(), 4);
-  const std::string cpml = "[fdtd]\ncells = [30, 12, 30]\n[fdtd.boundary]\nz_high = \"cpml\"\n[fdtd.cpml]\nthickness = 4\n";
+  const std::string cpml =
+      "[fdtd]\ncells = [30, 12, 30]\n[fdtd.boundary]\nz_high = \"cpml\"\n[fdtd.cpml]\nthickness = 4\n";
   EXPECT_EQ(load(cpml).pass_steps(), 3);
   const Model given = load("[fdtd]\ncells = [30, 12, 30]\nblock_steps = 2\n[fdtd.boundary]\nx_low = \"cpml\"\n");
   EXPECT_EQ(given.pass_steps(), 2);
