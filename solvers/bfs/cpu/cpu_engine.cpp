@@ -76,7 +76,7 @@ class CpuEngine final : public SearchBackend {
             ++found;
             edges += g_.degree(w - begin_);
           }
-        } else {
+        } else if (w != parent_[from]) {  // the parent is reached already (as top_down.cuh)
           send(w, from);
         }
       }

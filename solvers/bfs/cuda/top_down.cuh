@@ -9,7 +9,10 @@
 // on the visited bitmap (a plain read first skips most of them); winners, and vertices sent
 // to other ranks, are appended a tile at a time (TileAppend: shared-memory slots, then one
 // global atomic per destination and tile). A frontier of up to kSmallFrontier vertices is
-// scanned by one block (small_frontier_scan) instead of CUB's device scan.
+// scanned by one block (small_frontier_scan) instead of CUB's device scan. A vertex's edge
+// back to its own parent is never sent: the parent is reached already, and in the top-down
+// level after a bottom-up one most of the frontier has degree 1, so without this test half of
+// that level's edges would cross to their owners only to be refused there.
 #include <cub/cub.cuh>
 
 #include "solvers/bfs/cuda/common.cuh"
@@ -83,10 +86,12 @@ __device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_
       if (e < e1) {
         lo = last_at_most(scan, lo, hi, e);
         std::uint32_t w, from;
+        bool to_parent = false;  // the edge back to the frontier vertex's own parent
         if (lo < nq) {
           const std::uint32_t u = queue[lo];
           w = d.columns[d.offsets[u] + (e - scan[lo])];
           from = static_cast<std::uint32_t>(d.begin + u);
+          to_parent = kDistributed && d.parent[from] == w;
         } else {  // a delegated hub's edge to an owned vertex
           const std::uint32_t k = d.hub_list[lo - nq];
           w = static_cast<std::uint32_t>(d.begin + d.hub_targets[d.hub_offsets[k] + (e - scan[lo])]);
@@ -96,7 +101,7 @@ __device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_
         item_from[i] = from;
         if (!kDistributed || (w >= d.begin && w < d.begin + d.nl)) {
           if (claim(d, static_cast<std::uint32_t>(w - d.begin), from, next_level, found, edges)) item_dest[i] = d.me;
-        } else if (first_send(d, w)) {
+        } else if (!to_parent && first_send(d, w)) {
           item_dest[i] = block_owner(d.words64, d.parts, static_cast<std::int64_t>(w >> 6));
         }
       }

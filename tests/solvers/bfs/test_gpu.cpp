@@ -24,6 +24,7 @@
 #include "solvers/bfs/search.hpp"
 #include "solvers/bfs/validate.hpp"
 #include "tests/solvers/bfs/graphs.hpp"
+#include "tests/solvers/bfs/parent_edge.hpp"
 
 using namespace tessera;
 using namespace tessera::bfs;
@@ -349,4 +350,10 @@ TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
     bottom_up_levels += a.bottom_up_levels;
   }
   EXPECT_GT(bottom_up_levels, 0);  // the giant component of scale 14 goes bottom-up: both branches ran
+}
+
+TEST(BfsGpu, TopDownSendsNoPairBackToTheParent) {
+  TESSERA_REQUIRE_GPU();
+  if (context().size() < 2) GTEST_SKIP() << "needs another rank";
+  fixtures::expect_no_pair_back_to_the_parent(context(), transport(Backend::cuda), Backend::cuda);
 }

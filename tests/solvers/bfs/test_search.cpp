@@ -12,6 +12,7 @@
 #include "solvers/bfs/search.hpp"
 #include "solvers/bfs/validate.hpp"
 #include "tests/solvers/bfs/graphs.hpp"
+#include "tests/solvers/bfs/parent_edge.hpp"
 
 using namespace tessera;
 using namespace tessera::bfs;
@@ -94,4 +95,11 @@ TEST(BfsSearch, DirectionOptimizingSwitchesOnAKroneckerGraph) {
   EXPECT_GT(r.top_down_levels, 0);
   EXPECT_TRUE(validate(driver, root).ok());
   EXPECT_GT(r.reached, g.vertices() / 4);
+}
+
+TEST(BfsSearch, TopDownSendsNoPairBackToTheParent) {
+  auto& ctx = context();
+  if (ctx.size() < 2) GTEST_SKIP() << "needs another rank";
+  auto transport = comm::make_transport(ctx, Backend::cpu, "auto").transport;
+  fixtures::expect_no_pair_back_to_the_parent(ctx, *transport, Backend::cpu);
 }
