@@ -94,9 +94,11 @@ void SearchDriver::choose_exchange() {
     why = fmt::format("the {} backend", to_string(kind_));
   } else if (!runs_levels(options_.algorithm)) {
     why = fmt::format("the {} search has no peer-memory path", to_string(options_.algorithm));
-  } else if (comm::allreduce(ctx_, ctx_.local_size() > ctx_.visible_devices() ? 1 : 0, comm::Op::max) != 0) {
+  } else if (options_.exchange == ExchangeMode::automatic &&
+             comm::allreduce(ctx_, ctx_.local_size() > ctx_.visible_devices() ? 1 : 0, comm::Op::max) != 0) {
     // A share spins on the GPU until the other ranks' shares arrive: ranks time-sliced on one
-    // GPU would wait out each other's slices.
+    // GPU wait out each other's slices, every share. Correct but slow, so only on request
+    // ("peer": how the tests cover this path on a host with one GPU).
     why = "ranks share GPUs";
   } else if (peer->use_peer_memory(ctx_, &why)) {  // collective: same outcome on every rank
     peer_ = peer;

@@ -54,7 +54,9 @@ namespace tessera::bfs {
 // How the ranks of a level-synchronous search exchange pairs, counts and frontier words:
 //   automatic  the GPUs store into each other's memory when every rank is on one node and can
 //              map the others' (comm::PeerWindow), else the transport
-//   peer       that, or an InputError saying why not
+//   peer       peer memory wherever the ranks can map each other's (ranks that share a GPU
+//              too, slowly: a share waits through the other ranks' time slices; the tests use
+//              it to cover this path with one GPU), or an InputError saying why not
 //   transport  the run's transport (host-launched groups: NCCL, MPI, ...)
 enum class ExchangeMode { automatic, peer, transport };
 std::string_view to_string(ExchangeMode m);

@@ -1,11 +1,11 @@
-// The cuda kernels against the cpu: every algorithm on Kronecker graphs of scale 10 to 16
-// (and the small shaped graphs) gives the serial reference's levels, the cpu search's reached
-// and Graph500 edge counts, and parents the cuda validator accepts; the cuda validator counts
-// the same violations as the cpu one on broken trees; every search of one driver (not only
-// its first) is right; top-down levels whose pairs do not all fit the eager messages too.
-// Registered for 1 and 2 ranks: 2 GPUs must agree with 1 (both with the reference), with the
-// exchanges through peer memory (the default where the GPUs can map each other's memory) and
-// through the transport, and with the level loop on the GPU (the default where it can run
+// The cuda kernels against the cpu: every algorithm on Kronecker graphs of scale 10 to 16 (and the
+// small shaped graphs) gives the serial reference's levels, the cpu search's reached and Graph500
+// edge counts, and parents the cuda validator accepts; the cuda validator counts the same
+// violations as the cpu one on broken trees; every search of one driver (not only its first) is
+// right; top-down levels whose pairs do not all fit the eager messages too. Registered for 1, 2 and
+// 4 ranks: 2 GPUs must agree with 1 (both with the reference), with the exchanges through peer
+// memory (the default where the GPUs can map each other's memory; asked for where ranks share a
+// GPU) and through the transport, and with the level loop on the GPU (the default where it can run
 // there: one rank, or peer memory) and driven by the host. Skips without a GPU.
 #include <gtest/gtest.h>
 
@@ -44,6 +44,19 @@ comm::Transport& transport(Backend b) {
 SearchOptions on_transport(SearchOptions o) {
   o.exchange = ExchangeMode::transport;
   return o;
+}
+
+// Where the ranks share a GPU, auto exchanges on the transport, but peer memory, asked for,
+// works there too (slowly: every share waits through the other ranks' time slices). The tests
+// ask for it so that a host with one GPU covers the peer path as well; elsewhere automatic (on
+// GPUs of their own, auto takes peer memory already). Collective on its first call.
+ExchangeMode peer_on_a_shared_gpu() {
+  static const bool ask = [] {
+    auto& ctx = context();
+    const bool share = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) != 0;
+    return ctx.size() > 1 && share && comm::PeerWindow::available(ctx);
+  }();
+  return ask ? ExchangeMode::peer : ExchangeMode::automatic;
 }
 
 struct Drivers {
@@ -114,6 +127,11 @@ TEST(BfsGpu, EveryKernelMatchesTheCpuOnKroneckerGraphs) {
                                              {Algorithm::top_down, {}, 0, transport_only},
                                              {Algorithm::bottom_up, {}, -1, transport_only}};
     if (scale <= 13) algorithms.push_back({Algorithm::edge_parallel, {}});
+    if (const ExchangeMode peer = peer_on_a_shared_gpu(); peer == ExchangeMode::peer) {  // ranks on one GPU
+      algorithms.push_back({Algorithm::direction_optimizing, {}, -1, peer});
+      algorithms.push_back({Algorithm::direction_optimizing, {0.01, 1e9}, -1, peer});
+      algorithms.push_back({Algorithm::direction_optimizing, {}, -1, peer, false});
+    }
     for (const SearchOptions& options : algorithms) {
       const Algorithm alg = options.algorithm;
       Drivers e(g, options);
@@ -210,6 +228,7 @@ TEST(BfsGpu, DelegatedHubsGiveTheReferenceLevels) {
       for (Algorithm alg : {Algorithm::top_down, Algorithm::direction_optimizing}) {
         SearchOptions o{alg, {}};
         o.hub_degree = hub_degree;
+        o.exchange = peer_on_a_shared_gpu();
         Drivers e(g, o);
         const bool delegating = ctx.size() > 1 && e.cuda.exchanges_on_device() && e.cuda.levels_on_device();
         if (!delegating) {
@@ -261,21 +280,26 @@ TEST(BfsGpu, ValidatorCountsAgreeWithTheCpu) {
 }
 
 // Ranks with a GPU each that can map each other's memory: the default search exchanges
-// through it, and asking for it explicitly works; otherwise (other nodes, ranks sharing a GPU)
-// the explicit request is refused with the reason. One rank has nothing to exchange.
+// through it, and asking for it explicitly works. Ranks that share a GPU take the transport by
+// default and peer memory (with the levels on the GPU) when asked. Otherwise (other nodes) the
+// explicit request is refused with the reason. One rank has nothing to exchange.
 TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   const LocalGraph g = my_part(kronecker(10));
-  std::string why = "ranks share GPUs";
+  std::string why;
   const bool own_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) == 0;
-  const bool possible = ctx.size() > 1 && own_gpus && comm::PeerWindow::available(ctx, &why);
+  const bool mappable = ctx.size() > 1 && comm::PeerWindow::available(ctx, &why);
   SearchDriver automatic(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
-  EXPECT_EQ(automatic.exchanges_on_device(), possible) << automatic.exchange_reason();
-  if (ctx.size() == 1 || possible) {
+  EXPECT_EQ(automatic.exchanges_on_device(), mappable && own_gpus) << automatic.exchange_reason();
+  if (mappable && !own_gpus) {
+    EXPECT_NE(automatic.exchange_reason().find("ranks share GPUs"), std::string::npos) << automatic.exchange_reason();
+  }
+  if (ctx.size() == 1 || mappable) {  // asked for, peer memory even where the ranks share a GPU
     SearchDriver peer(ctx, transport(Backend::cuda), g, Backend::cuda,
                       SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer});
-    EXPECT_EQ(peer.exchanges_on_device(), possible);
+    EXPECT_EQ(peer.exchanges_on_device(), mappable);
+    EXPECT_TRUE(peer.levels_on_device());
   } else {
     EXPECT_THROW(SearchDriver(ctx, transport(Backend::cuda), g, Backend::cuda,
                               SearchOptions{Algorithm::direction_optimizing, {}, -1, ExchangeMode::peer}),
@@ -290,9 +314,10 @@ TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
 // The GPU runs the level loop on one rank and with peer memory, not on the transport or when
 // asked not to, and finds what the host-driven loop finds, level for level; a profiled search
 // finds the same and, where the GPU ran the loop, reads the GPU's clock at every level it ran,
-// in its direction. Where the ranks cannot use peer memory (they share a GPU, which the share's
-// spin-wait cannot do, or the GPUs cannot map each other's memory) the host runs the loop on the
-// transport, and there is no device loop, nor GPU clocks, to ask for.
+// in its direction. Where the default search does not use peer memory (the ranks share a GPU,
+// where the share's spin-wait would wait through the others' time slices, or the GPUs cannot map
+// each other's memory) the host runs the loop on the transport, and there is no device loop, nor
+// GPU clocks, to ask for.
 TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
