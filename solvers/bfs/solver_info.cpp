@@ -34,8 +34,9 @@ deck::Schema schema() {
       .greater_than(0).default_value(24.0)
       .choice("exchange", "how the GPUs of a level-synchronous search exchange pairs, counts and frontier words: "
                           "auto (peer memory when every rank is on one node with a GPU of its own that can map the "
-                          "others' memory, else the transport), peer (peer memory or an error saying why not; ranks that share a GPU may use it, "
-                          "slowly: each wait spins through the other ranks' time slices), or transport",
+                          "others' memory, else the transport), peer (peer memory or an error saying why not; ranks "
+                          "that share a GPU may use it, slowly: each wait spins through the other ranks' time "
+                          "slices), or transport",
               {"auto", "peer", "transport"})
       .default_value("auto")
       .integer("hub_degree", "cuda, several GPUs exchanging through peer memory: vertices of at least this degree "

@@ -86,12 +86,10 @@ __device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_
       if (e < e1) {
         lo = last_at_most(scan, lo, hi, e);
         std::uint32_t w, from;
-        bool to_parent = false;  // the edge back to the frontier vertex's own parent
         if (lo < nq) {
           const std::uint32_t u = queue[lo];
           w = d.columns[d.offsets[u] + (e - scan[lo])];
           from = static_cast<std::uint32_t>(d.begin + u);
-          to_parent = kDistributed && d.parent[from] == w;
         } else {  // a delegated hub's edge to an owned vertex
           const std::uint32_t k = d.hub_list[lo - nq];
           w = static_cast<std::uint32_t>(d.begin + d.hub_targets[d.hub_offsets[k] + (e - scan[lo])]);
@@ -101,7 +99,7 @@ __device__ __forceinline__ void top_down_tiles(const View& d, const std::uint32_
         item_from[i] = from;
         if (!kDistributed || (w >= d.begin && w < d.begin + d.nl)) {
           if (claim(d, static_cast<std::uint32_t>(w - d.begin), from, next_level, found, edges)) item_dest[i] = d.me;
-        } else if (!to_parent && first_send(d, w)) {
+        } else if (d.parent[from] != w && first_send(d, w)) {  // not back to a queued vertex's parent
           item_dest[i] = block_owner(d.words64, d.parts, static_cast<std::int64_t>(w >> 6));
         }
       }

@@ -46,6 +46,12 @@ SearchOptions on_transport(SearchOptions o) {
   return o;
 }
 
+// Collective: whether some node holds more ranks than GPUs (the test SearchDriver::choose_exchange makes).
+bool ranks_share_gpus() {
+  auto& ctx = context();
+  return comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) != 0;
+}
+
 // Where the ranks share a GPU, auto exchanges on the transport, but peer memory, asked for,
 // works there too (slowly: every share waits through the other ranks' time slices). The tests
 // ask for it so that a host with one GPU covers the peer path as well; elsewhere automatic (on
@@ -53,7 +59,7 @@ SearchOptions on_transport(SearchOptions o) {
 ExchangeMode peer_on_a_shared_gpu() {
   static const bool ask = [] {
     auto& ctx = context();
-    const bool share = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) != 0;
+    const bool share = ranks_share_gpus();
     return ctx.size() > 1 && share && comm::PeerWindow::available(ctx);
   }();
   return ask ? ExchangeMode::peer : ExchangeMode::automatic;
@@ -288,7 +294,7 @@ TEST(BfsGpu, PeerExchangeIsTheDefaultWhereTheGpusCanMapEachOther) {
   auto& ctx = context();
   const LocalGraph g = my_part(kronecker(10));
   std::string why;
-  const bool own_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) == 0;
+  const bool own_gpus = !ranks_share_gpus();
   const bool mappable = ctx.size() > 1 && comm::PeerWindow::available(ctx, &why);
   SearchDriver automatic(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
   EXPECT_EQ(automatic.exchanges_on_device(), mappable && own_gpus) << automatic.exchange_reason();
@@ -322,7 +328,7 @@ TEST(BfsGpu, TheGpuRunsTheLevelLoopWhereNoLevelNeedsTheHost) {
   TESSERA_REQUIRE_GPU();
   auto& ctx = context();
   const LocalGraph g = my_part(kronecker(14));
-  const bool share_gpus = comm::allreduce(ctx, ctx.local_size() > ctx.visible_devices() ? 1 : 0, comm::Op::max) != 0;
+  const bool share_gpus = ranks_share_gpus();
   SearchDriver device(ctx, transport(Backend::cuda), g, Backend::cuda, SearchOptions{});
   const bool gpu_loop = ctx.size() == 1 || device.exchanges_on_device();
   EXPECT_EQ(device.levels_on_device(), gpu_loop);
