@@ -9,26 +9,18 @@ namespace tessera::bfs::gpu {
 namespace {
 
 // This rank's row into every rank's copy of table `t` (its own included); with frontier words
-// [word_begin, word_begin + word_count) (64-bit), those into every other rank's bitmap first,
-// and with hubs, its words of the hub bitmap into every rank's (a warp's ballot per 32 hubs).
-// The last block then signals and waits for every rank's share (peer_sync.cuh) and writes the
-// wait's status after the table, where the host copy finds it. The pairs that top_down stored
+// [word_begin, word_begin + word_count) (64-bit), those into every other rank's bitmap first.
+// The last block then copies the row, signals and waits for every rank's share (finish_share). The pairs that top_down stored
 // into other ranks' memory need no fence of their own: that kernel happens before this one in
-// stream order, and the signal's release covers what happened before it.
-// The sequence numbers count the shares on the device (`shares`), so that a share queued in a
-// graph, or skipped by a device-driven search that has ended (on every rank alike), keeps the
-// ranks' numbers equal without the host.
-__global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const ull* row, int row_words,
-                                                       std::size_t table, std::size_t frontier,
-                                                       std::int64_t word_begin, std::int64_t word_count,
-                                                       HubShare hubs, ull* shares, ShareStamps stamps) {
-  if (blockIdx.x == 0 && threadIdx.x == 0)
-    if (LevelStamp* s = stamps.at()) s->share_in[stamps.which] = comm::peer::global_nanoseconds();
-  if (blockIdx.x == 0)
-    for (int r = 0; r < pv.ranks; ++r) {
-      ull* to = reinterpret_cast<ull*>(pv.base[r] + table) + static_cast<std::int64_t>(pv.me) * row_words;
-      for (int i = threadIdx.x; i < row_words; i += blockDim.x) to[i] = row[i];
-    }
+// stream order, and the signal's release covers what happened before it. The sequence numbers
+// count the shares on the device (`shares`), so that a share queued in a graph, or skipped by
+// a device-driven search that has ended (on every rank alike), keeps the ranks' numbers equal
+// without the host.
+__global__ void __launch_bounds__(kBlock) share_kernel(RowShare share, std::size_t frontier, std::int64_t word_begin,
+                                                       std::int64_t word_count) {
+  const comm::PeerView& pv = share.pv;
+  if (blockIdx.x == 0 && threadIdx.x == 0)  // the frontier words' stores count as the share's
+    if (LevelStamp* s = share.stamps.at()) s->share_in[share.stamps.which] = comm::peer::global_nanoseconds();
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const ull* mine = reinterpret_cast<const ull*>(pv.base[pv.me] + frontier) + word_begin;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < word_count; i += stride) {
@@ -36,30 +28,7 @@ __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const 
     for (int r = 0; r < pv.ranks; ++r)
       if (r != pv.me) reinterpret_cast<ull*>(pv.base[r] + frontier)[word_begin + i] = w;
   }
-  if (hubs.count > 0) {
-    const long long next = *hubs.level_now + 1;
-    const std::int64_t lanes = (hubs.count + 31) / 32 * 32;  // whole warps
-    for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < lanes; i += stride) {
-      bool reached = false;
-      if (i < hubs.count) {
-        const std::uint32_t v = hubs.ids[i] - static_cast<std::uint32_t>(hubs.begin);
-        reached = test_bit(hubs.visited, v) && hubs.level[hubs.begin + v] == next;
-      }
-      const std::uint32_t bits = __ballot_sync(kFull, reached);
-      if ((threadIdx.x & 31) == 0)
-        for (int r = 0; r < pv.ranks; ++r)  // 32-bit halves of the 64-bit words (little-endian)
-          reinterpret_cast<std::uint32_t*>(pv.base[r] + hubs.offset)[hubs.word_begin * 2 + i / 32] = bits;
-    }
-  }
-  if (comm::peer::last_block_done(pv)) {
-    LevelStamp* stamp = stamps.at();
-    const ull sequence = ++*shares;
-    comm::peer::signal(pv, sequence);
-    if (stamp) stamp->share_signalled[stamps.which] = comm::peer::global_nanoseconds();
-    comm::peer::wait(pv, sequence);
-    reinterpret_cast<ull*>(pv.base[pv.me] + table)[static_cast<std::int64_t>(pv.ranks) * row_words] = *pv.status;
-    if (stamp) stamp->share_out[stamps.which] = comm::peer::global_nanoseconds();
-  }
+  finish_share(share);
 }
 
 __global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint2* pairs, std::int64_t slot_pairs,
@@ -82,11 +51,9 @@ __global__ void wake_links_kernel(View d, std::int64_t pairs) {
 
 }  // namespace
 
-void launch_share(const Launch& l, const comm::PeerView& pv, const ull* row, int row_words, std::size_t table,
-                  std::size_t frontier, std::int64_t word_begin, std::int64_t word_count, const HubShare& hubs,
-                  ull* shares, const ShareStamps& stamps) {
-  share_kernel<<<l.grid, l.block, l.shared, l.stream>>>(
-      pv, row, row_words, table, frontier, word_begin, word_count, hubs, shares, stamps);
+void launch_share(const Launch& l, const RowShare& share, std::size_t frontier, std::int64_t word_begin,
+                  std::int64_t word_count) {
+  share_kernel<<<l.grid, l.block, l.shared, l.stream>>>(share, frontier, word_begin, word_count);
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
