@@ -51,7 +51,8 @@ namespace tessera::bfs {
 // The level table: rows of level_row_size(ranks) int64 values.
 inline constexpr int kRowFound = 0;   // vertices claimed by the step
 inline constexpr int kRowEdges = 1;   // the sum of their degrees
-inline constexpr int kRowPairs = 2;   // kRowPairs + r: (vertex, parent) pairs written for rank r
+inline constexpr int kRowHubs = 2;    // delegated hubs among them (the cuda device loop's last share)
+inline constexpr int kRowPairs = 3;   // kRowPairs + r: (vertex, parent) pairs written for rank r
 inline constexpr std::int64_t level_row_size(int ranks) { return kRowPairs + ranks; }
 
 struct Reached {

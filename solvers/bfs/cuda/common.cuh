@@ -77,6 +77,9 @@ struct View {
   const std::uint32_t* hub_targets;    // local ids
   ull* hub_words;                      // the hub bitmap (global words: hub_rank_word[parts])
   std::uint32_t* hub_list;             // the frontier's hubs (indices), conclude_level's list
+  // Per group of 32 of this rank's hubs (its 32-bit words of the hub bitmap): nonzero once the
+  // search has reached all of them, so that no later level looks at them again.
+  std::uint32_t* hub_settled;
 };
 
 // This rank's words of the (global) frontier bitmap: its first vertex is a multiple of 64.

@@ -124,6 +124,7 @@ CudaEngine::CudaEngine(const LocalGraph& g, std::int64_t eager, const Delegates&
   view_.hub_targets = hub_targets_.data();
   view_.hub_words = nullptr;
   view_.hub_list = hub_list_.data();
+  view_.hub_settled = hub_settled_.data();
   TESSERA_CUDA_CHECK(cudaDeviceSynchronize());
 }
 
@@ -433,6 +434,8 @@ HubShare CudaEngine::hub_share() const {
   h.visited = visited_.data();
   h.level = level_.data();
   h.level_now = level_now();
+  h.settled = view_.hub_settled;
+  h.reached = view_.row + kRowHubs;
   return h;
 }
 
@@ -457,6 +460,7 @@ void CudaEngine::upload_delegates(const Delegates& dl) {
   upload(hub_offsets_, offsets);
   upload(hub_targets_, dl.targets);
   hub_list_ = DeviceBuffer<std::uint32_t>(static_cast<std::size_t>(std::max<std::int64_t>(hubs_, 1)));
+  hub_settled_ = zeroed<std::uint32_t>((my_hubs_ + 31) / 32);
 }
 
 // Before a level step: this rank's row (whole, or found and edges only) and the counters.

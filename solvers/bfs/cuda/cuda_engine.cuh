@@ -204,7 +204,7 @@ class CudaEngine final : public SearchBackend, public PeerExchange, public Devic
   // each rank's first word of the hub bitmap (ranks + 1: the last is its size).
   std::int64_t hubs_ = 0, hub_degree_ = INT64_MAX, my_first_hub_ = 0, my_hubs_ = 0;
   std::vector<std::int64_t> hub_rank_word_host_;
-  DeviceBuffer<std::uint32_t> hub_ids_, hub_targets_, hub_list_;
+  DeviceBuffer<std::uint32_t> hub_ids_, hub_targets_, hub_list_, hub_settled_;
   DeviceBuffer<std::int64_t> hub_rank_first_, hub_rank_word_, hub_offsets_;
   View view_{};
 };

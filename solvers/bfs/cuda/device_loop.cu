@@ -44,6 +44,7 @@ __device__ __forceinline__ void list_frontier_hubs(const View& d, LevelControl& 
   for (std::int64_t first = 0; first < words; first += kConcludeThreads) {  // uniform
     const std::int64_t i = first + threadIdx.x;
     const ull w = i < words ? d.hub_words[i] : 0ull;
+    if (!__syncthreads_or(w != 0)) continue;  // most words are zero
     unsigned at = 0, total = 0;
     Scan(temp).ExclusiveSum(static_cast<unsigned>(__popcll(w)), at, total);
     if (w) {
@@ -92,6 +93,10 @@ __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root
                    next_bottom_up(false, 1, 0, root_degree, c.unexplored_edges, static_cast<double>(d.n), alpha,
                                   beta));
   }
+  if (d.hub_words) {  // no group of this rank's hubs is settled yet
+    const std::int64_t groups = (d.hub_rank_first[d.me + 1] - d.hub_rank_first[d.me] + 31) / 32;
+    for (std::int64_t i = threadIdx.x; i < groups; i += blockDim.x) d.hub_settled[i] = 0;
+  }
   clear_row_and_counters(d, row_words);
 }
 
@@ -121,11 +126,13 @@ __device__ __forceinline__ void conclude(const View& d, const ull* table, int ro
   if (threadIdx.x == 0) {
     stamp = c.level < kStampedLevels ? d.stamps + c.level : nullptr;
     if (stamp) stamp->conclude_in = comm::peer::global_nanoseconds();
-    long long found = 0, edges = 0;
+    long long found = 0, edges = 0, hubs = 0;
     for (int r = 0; r < d.parts; ++r) {
       found += static_cast<long long>(table[static_cast<std::int64_t>(r) * row_words + kRowFound]);
       edges += static_cast<long long>(table[static_cast<std::int64_t>(r) * row_words + kRowEdges]);
+      hubs += static_cast<long long>(table[static_cast<std::int64_t>(r) * row_words + kRowHubs]);
     }
+    c.hub_count = hubs;  // listed below, where the next level is top-down
     if (c.bottom_up) {
       ++c.bottom_up_levels;
       c.queue_size = static_cast<long long>(table[static_cast<std::int64_t>(d.me) * row_words + kRowFound]);
@@ -156,7 +163,7 @@ __device__ __forceinline__ void conclude(const View& d, const ull* table, int ro
     cudaGraphSetConditional(loop, c.done ? 0u : 1u);
   }
   __syncthreads();  // on one rank the table holds the row cleared here
-  if (d.hub_words && !c.done && !c.bottom_up) list_frontier_hubs(d, c);  // the hubs the level reached
+  if (d.hub_words && !c.done && !c.bottom_up && c.hub_count > 0) list_frontier_hubs(d, c);  // the hubs reached
   clear_row_and_counters(d, row_words);
   if (stamp) stamp->end = comm::peer::global_nanoseconds();
 }

@@ -96,26 +96,42 @@ struct HubShare {
   const std::uint32_t* visited = nullptr;
   const std::int32_t* level = nullptr;  // global-sized
   const long long* level_now = nullptr;  // LevelControl::level: the level being shared
+  std::uint32_t* settled = nullptr;    // View::hub_settled
+  ull* reached = nullptr;              // the row's kRowHubs: how many the level reached
 };
 
-// This rank's words of the hub bitmap into every rank's (a warp's ballot per 32 hubs; the
-// threads of the grid).
+// This rank's words of the hub bitmap into every rank's (a warp's ballot per group of 32
+// hubs; the threads of the grid), and their count into the row. A group whose hubs are all
+// reached is settled: its bits stay zero for the rest of the search, unread. Kronecker
+// searches reach nearly every hub within three levels, so the later levels pass zeros.
 __device__ __forceinline__ void share_hub_bits(const comm::PeerView& pv, const HubShare& hubs) {
   if (hubs.count <= 0) return;
   const long long next = *hubs.level_now + 1;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t lanes = (hubs.count + 31) / 32 * 32;  // whole warps
+  const bool leader = (threadIdx.x & 31) == 0;
+  ull reached = 0;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < lanes; i += stride) {
-    bool reached = false;
-    if (i < hubs.count) {
-      const std::uint32_t v = hubs.ids[i] - static_cast<std::uint32_t>(hubs.begin);
-      reached = test_bit(hubs.visited, v) && hubs.level[hubs.begin + v] == next;
+    const std::int64_t group = i / 32;
+    std::uint32_t bits = 0;
+    if (!hubs.settled[group]) {  // the same for the warp
+      bool seen = false, now = false;
+      if (i < hubs.count) {
+        const std::uint32_t v = hubs.ids[i] - static_cast<std::uint32_t>(hubs.begin);
+        seen = test_bit(hubs.visited, v);
+        now = seen && hubs.level[hubs.begin + v] == next;
+      }
+      bits = __ballot_sync(kFull, now);
+      const bool all_seen = __ballot_sync(kFull, seen) == __ballot_sync(kFull, i < hubs.count);
+      if (leader && all_seen) hubs.settled[group] = 1;
     }
-    const std::uint32_t bits = __ballot_sync(kFull, reached);
-    if ((threadIdx.x & 31) == 0)
+    if (leader) {
+      reached += static_cast<ull>(__popc(bits));
       for (int r = 0; r < pv.ranks; ++r)  // 32-bit halves of the 64-bit words (little-endian)
-        reinterpret_cast<std::uint32_t*>(pv.base[r] + hubs.offset)[hubs.word_begin * 2 + i / 32] = bits;
+        reinterpret_cast<std::uint32_t*>(pv.base[r] + hubs.offset)[hubs.word_begin * 2 + group] = bits;
+    }
   }
+  if (leader && reached) atomicAdd(hubs.reached, reached);
 }
 
 // The pairs the other ranks' top_down wrote here: slot k (the k-th other rank, in rank order)
