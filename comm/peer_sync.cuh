@@ -30,10 +30,9 @@ __device__ __forceinline__ unsigned long long global_nanoseconds() {
   return t;
 }
 
-// Every thread of every block calls it after its stores; true in every thread of the block
-// that arrives last (the counter is then reset for the next kernel), which sees what every
-// block stored before it arrived.
-__device__ __forceinline__ bool last_block(const PeerView& v) {
+// Every thread of every block calls it after its stores; true in thread 0 of the block that
+// arrives last (the counter is then reset for the next kernel).
+__device__ __forceinline__ bool last_block_done(const PeerView& v) {
   __shared__ bool last;
   __threadfence_system();
   __syncthreads();
@@ -42,11 +41,8 @@ __device__ __forceinline__ bool last_block(const PeerView& v) {
     if (last) *v.arrivals = 0;
   }
   __syncthreads();
-  return last;
+  return threadIdx.x == 0 && last;
 }
-
-// The same, true in thread 0 of that block only.
-__device__ __forceinline__ bool last_block_done(const PeerView& v) { return last_block(v) && threadIdx.x == 0; }
 
 // One thread: tells every other rank that this rank's stores up to here are done (sequence
 // number `seq`). The fence makes them visible first: it lasts until the stores of this and

@@ -321,7 +321,7 @@ bool CudaEngine::use_peer_memory(comm::Context& ctx, std::string* why) {
 
 void CudaEngine::share(bool frontier) {
   const int t = static_cast<int>(shares_++ & 1);
-  queue_share(t, frontier, false);
+  queue_share(t, frontier, false, false);
   shared_table_ = shared_table(t);
 }
 
@@ -399,44 +399,31 @@ CheckCounts CudaEngine::check(std::int64_t root) {
   return out;
 }
 
-// Queues a share of this rank's row (and, with `frontier`, its words of the frontier bitmap)
-// into table t of every rank; `stamped`: a device-driven level's share, which takes the
-// level's clock readings for share t.
-void CudaEngine::queue_share(int t, bool frontier, bool stamped) {
+// Queues a share of this rank's row (and, with `frontier`, its words of the frontier bitmap;
+// with `hubs`, its words of the hub bitmap) into table t of every rank; `stamped`: a
+// device-driven level's share, which takes the level's clock readings for share t.
+void CudaEngine::queue_share(int t, bool frontier, bool hubs, bool stamped) {
   const Range words = block_range(part_.words(), part_.parts, g_.rank);
   const std::int64_t count = frontier ? words.count : 0;
-  launch_share({share_blocks(count), kBlock, 0, stream_}, row_share(t, stamped), layout_.frontier, words.begin, count);
-}
-
-// What a share kernel takes: this rank's row into table t of every rank (stamped: with the
-// level's clock readings for share t).
-RowShare CudaEngine::row_share(int t, bool stamped) {
-  RowShare s;
-  s.pv = window_->view();
-  s.row = view_.row;
-  s.row_words = row_words_;
-  s.table = layout_.table[t];
-  s.shares = shares_on_device_.data();
-  if (stamped) s.stamps = ShareStamps{stamps_.data(), level_now(), t};
-  return s;
-}
-
-// Which of this rank's delegated hubs the level reached, for the level's last share (none
-// without delegates).
-HubShare CudaEngine::hub_share() const {
   HubShare h;
-  if (!view_.hub_words) return h;
-  h.offset = layout_.hubs;
-  h.word_begin = hub_rank_word_host_[g_.rank];
-  h.count = my_hubs_;
-  h.ids = hub_ids_.data() + my_first_hub_;
-  h.begin = g_.begin;
-  h.visited = visited_.data();
-  h.level = level_.data();
-  h.level_now = level_now();
-  h.settled = view_.hub_settled;
-  h.reached = view_.row + kRowHubs;
-  return h;
+  if (hubs && view_.hub_words) {
+    h.offset = layout_.hubs;
+    h.word_begin = hub_rank_word_host_[g_.rank];
+    h.count = my_hubs_;
+    h.ids = hub_ids_.data() + my_first_hub_;
+    h.begin = g_.begin;
+    h.visited = visited_.data();
+    h.level = level_.data();
+    h.level_now = level_now();
+    h.settled = view_.hub_settled;
+    h.reached = view_.row + kRowHubs;
+  }
+  const std::int64_t threads = std::max(count, h.count);
+  const int blocks = static_cast<int>(std::clamp<std::int64_t>((threads + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
+  ShareStamps stamps;
+  if (stamped) stamps = ShareStamps{stamps_.data(), level_now(), t};
+  launch_share({blocks, kBlock, 0, stream_}, window_->view(), view_.row, row_words_, layout_.table[t], layout_.frontier,
+               words.begin, count, h, shares_on_device_.data(), stamps);
 }
 
 // The delegated hubs on the device (none: empty buffers of one entry).

@@ -138,13 +138,7 @@ class CudaEngine final : public SearchBackend, public PeerExchange, public Devic
 
   const ull* shared_table(int t) const { return reinterpret_cast<const ull*>(window_->local() + layout_.table[t]); }
 
-  void queue_share(int t, bool frontier, bool stamped);
-  RowShare row_share(int t, bool stamped);
-  HubShare hub_share() const;
-  // Blocks for a share kernel whose threads each take one of `items`.
-  int share_blocks(std::int64_t items) const {
-    return static_cast<int>(std::clamp<std::int64_t>((items + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));
-  }
+  void queue_share(int t, bool frontier, bool hubs, bool stamped);
   void upload_delegates(const Delegates& dl);
 
   // The graphs of a device-driven search (device_loop.cu).

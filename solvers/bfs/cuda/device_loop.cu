@@ -4,7 +4,7 @@
 // Delegated hubs (delegates.hpp), in device-driven searches through peer memory: a top-down
 // level's items are its queue (hubs counted with no edges) then the frontier's hubs, each
 // with this rank's part of its row; the level's last share passes which of the rank's hubs
-// the level reached, and the conclusion lists them for the next level.
+// the level reached, and conclude_level lists them for the next level.
 #include <cub/cub.cuh>
 
 #include <algorithm>
@@ -118,9 +118,9 @@ __global__ void route_level(View d, cudaGraphConditionalHandle branch) {
 // The level's totals from the table (every rank's row, after the level's last share; on one
 // rank, its own table): this rank's next frontier, the end of the search or the next level and
 // its direction. Then the next level's row and counters start from zero. It sets the while node's
-// condition: go on unless done. The threads of one block of kConcludeThreads.
-__device__ __forceinline__ void conclude(const View& d, const ull* table, int row_words, const ull* wait_status,
-                                         cudaGraphConditionalHandle loop) {
+// condition: go on unless done.
+__global__ void conclude_level(View d, const ull* table, int row_words, const ull* wait_status,
+                               cudaGraphConditionalHandle loop) {
   LevelControl& c = *d.control;
   LevelStamp* stamp = nullptr;  // thread 0's
   if (threadIdx.x == 0) {
@@ -166,20 +166,6 @@ __device__ __forceinline__ void conclude(const View& d, const ull* table, int ro
   if (d.hub_words && !c.done && !c.bottom_up && c.hub_count > 0) list_frontier_hubs(d, c);  // the hubs reached
   clear_row_and_counters(d, row_words);
   if (stamp) stamp->end = comm::peer::global_nanoseconds();
-}
-
-// One rank: the level ends here.
-__global__ void conclude_level(View d, const ull* table, int row_words, cudaGraphConditionalHandle loop) {
-  conclude(d, table, row_words, nullptr, loop);
-}
-
-// Peer memory: the level's last share, which carries the hubs the level reached, then the
-// conclusion in the block that ends the share (one graph node for both).
-static_assert(kConcludeThreads == kBlock, "the block that ends a share concludes the level");
-__global__ void __launch_bounds__(kBlock) share_and_conclude(View d, RowShare share, HubShare hubs, const ull* table,
-                                                             cudaGraphConditionalHandle loop) {
-  share_hub_bits(share.pv, hubs);
-  if (finish_share(share)) conclude(d, table, share.row_words, share.pv.status, loop);
 }
 
 __device__ __forceinline__ std::uint32_t* level_queue(const View& d, long long level) { return d.queues[level & 1]; }
@@ -258,22 +244,10 @@ __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_scan(View d
 }
 
 template <bool kDistributed>
-__device__ __forceinline__ void driven_top_down_tiles(const View& d, const std::int64_t* scan) {
+__global__ void __launch_bounds__(kBlock) driven_top_down(View d, const std::int64_t* scan) {
   const LevelControl& c = *d.control;
   top_down_tiles<kDistributed>(d, level_queue(d, c.level), scan, c.queue_size, frontier_hubs(d, c),
                                level_queue(d, c.level + 1), static_cast<int>(c.level + 1));
-}
-
-// One rank.
-__global__ void __launch_bounds__(kBlock) driven_top_down(View d, const std::int64_t* scan) {
-  driven_top_down_tiles<false>(d, scan);
-}
-
-// Peer memory: the level's first share ends the step, so the pairs it stored into other ranks'
-// memory and its row (the pairs' counts) reach them without a graph node of their own.
-__global__ void __launch_bounds__(kBlock) driven_top_down_shared(View d, const std::int64_t* scan, RowShare share) {
-  driven_top_down_tiles<true>(d, scan);
-  finish_share(share);
 }
 
 // Unlike apply_shared (host-driven), the claims add to the row's found and edges from
@@ -390,9 +364,8 @@ std::vector<LevelClock> CudaEngine::level_clocks() {
 
 // The steps of one level's branches, as the host-driven search queues them, but with every
 // size and level read from the LevelControl. With peer memory, the branch's share goes to
-// table 0 (a top-down step makes it at its end) and the level's last share to table 1 (a rank
-// passes the next level's first share only after every rank has passed its last one, so no
-// table is overwritten early).
+// table 0 and the level's last share to table 1 (a rank passes the next level's first
+// share only after every rank has passed its last one, so no table is overwritten early).
 void CudaEngine::queue_top_down_branch() {
   const std::int64_t words = (g_.count + 31) / 32;
   driven_bitmap_to_queue<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(view_, words);
@@ -403,12 +376,13 @@ void CudaEngine::queue_top_down_branch() {
                                                                         scan_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
   const std::size_t shared = append_shared_bytes(part_.parts);
-  if (window_)
-    driven_top_down_shared<<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data(), row_share(0, true));
+  if (part_.parts > 1)
+    driven_top_down<true><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
   else
-    driven_top_down<<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
+    driven_top_down<false><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
   if (window_) {
+    queue_share(0, false, false, true);
     driven_apply_shared<<<sms_ * 8, kBlock, append_shared_bytes(1), stream_>>>(
         view_, reinterpret_cast<const uint2*>(window_->local() + layout_.receive), layout_.slot_pairs,
         shared_table(0), row_words_);
@@ -422,7 +396,7 @@ void CudaEngine::queue_bottom_up_branch() {
   TESSERA_CUDA_CHECK_LAUNCH();
   driven_queue_to_bitmap<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
   TESSERA_CUDA_CHECK_LAUNCH();
-  if (window_) queue_share(0, true, true);
+  if (window_) queue_share(0, true, false, true);
   driven_bottom_up<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
   TESSERA_CUDA_CHECK_LAUNCH();
   driven_bottom_up_long<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
@@ -446,9 +420,8 @@ void CudaEngine::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue
   TESSERA_CUDA_CHECK(cudaStreamEndCapture(stream_, &g));
 }
 
-// One level into the empty graph g: route_level, an if node over the two branches, then the
-// conclusion, which sets the while node's `loop` (with peer memory share_and_conclude: the
-// level's last share and the conclusion in one kernel).
+// One level into the empty graph g: route_level, an if node over the two branches, the
+// level's last share and conclude_level (which sets the while node's `loop`).
 void CudaEngine::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop) {
   cudaGraphConditionalHandle branch = 0;
   TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, g, 0, 0));
@@ -469,12 +442,9 @@ void CudaEngine::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop) {
   capture_into(p.conditional.phGraph_out[0], nullptr, [&] { queue_bottom_up_branch(); });
   capture_into(p.conditional.phGraph_out[1], nullptr, [&] { queue_top_down_branch(); });
   capture_into(g, &branches, [&] {
-    const HubShare hubs = window_ ? hub_share() : HubShare{};
-    if (window_)
-      share_and_conclude<<<share_blocks(hubs.count), kBlock, 0, stream_>>>(view_, row_share(1, true), hubs,
-                                                                           shared_table(1), loop);
-    else
-      conclude_level<<<1, kConcludeThreads, 0, stream_>>>(view_, table_.data(), row_words_, loop);
+    if (window_) queue_share(1, false, true, true);  // the level's last share carries the hubs it found
+    conclude_level<<<1, kConcludeThreads, 0, stream_>>>(view_, window_ ? shared_table(1) : table_.data(), row_words_,
+                                                        window_ ? window_->view().status : nullptr, loop);
     TESSERA_CUDA_CHECK_LAUNCH();
   });
 }

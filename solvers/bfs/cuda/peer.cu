@@ -8,19 +8,61 @@
 namespace tessera::bfs::gpu {
 namespace {
 
+// This rank's words of the hub bitmap into every rank's (a warp's ballot per group of 32
+// hubs), and their count into the row. A group whose hubs are all reached is settled: its bits
+// stay zero for the rest of the search, unread. Kronecker searches reach nearly every hub
+// within three levels, so the later levels pass zeros.
+__device__ __forceinline__ void share_hub_bits(const comm::PeerView& pv, const HubShare& hubs) {
+  const long long next = *hubs.level_now + 1;
+  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  const std::int64_t lanes = (hubs.count + 31) / 32 * 32;  // whole warps
+  const bool leader = (threadIdx.x & 31) == 0;
+  ull reached = 0;
+  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < lanes; i += stride) {
+    const std::int64_t group = i / 32;
+    std::uint32_t bits = 0;
+    if (!hubs.settled[group]) {  // the same for the warp
+      bool seen = false, now = false;
+      if (i < hubs.count) {
+        const std::uint32_t v = hubs.ids[i] - static_cast<std::uint32_t>(hubs.begin);
+        seen = test_bit(hubs.visited, v);
+        now = seen && hubs.level[hubs.begin + v] == next;
+      }
+      bits = __ballot_sync(kFull, now);
+      const bool all_seen = __ballot_sync(kFull, seen) == __ballot_sync(kFull, i < hubs.count);
+      if (leader && all_seen) hubs.settled[group] = 1;
+    }
+    if (leader) {
+      reached += static_cast<ull>(__popc(bits));
+      for (int r = 0; r < pv.ranks; ++r)  // 32-bit halves of the 64-bit words (little-endian)
+        reinterpret_cast<std::uint32_t*>(pv.base[r] + hubs.offset)[hubs.word_begin * 2 + group] = bits;
+    }
+  }
+  if (leader && reached) atomicAdd(hubs.reached, reached);
+}
+
 // This rank's row into every rank's copy of table `t` (its own included); with frontier words
-// [word_begin, word_begin + word_count) (64-bit), those into every other rank's bitmap first.
-// The last block then copies the row, signals and waits for every rank's share (finish_share). The pairs that top_down stored
-// into other ranks' memory need no fence of their own: that kernel happens before this one in
-// stream order, and the signal's release covers what happened before it. The sequence numbers
-// count the shares on the device (`shares`), so that a share queued in a graph, or skipped by
-// a device-driven search that has ended (on every rank alike), keeps the ranks' numbers equal
-// without the host.
-__global__ void __launch_bounds__(kBlock) share_kernel(RowShare share, std::size_t frontier, std::int64_t word_begin,
-                                                       std::int64_t word_count) {
-  const comm::PeerView& pv = share.pv;
-  if (blockIdx.x == 0 && threadIdx.x == 0)  // the frontier words' stores count as the share's
-    if (LevelStamp* s = share.stamps.at()) s->share_in[share.stamps.which] = comm::peer::global_nanoseconds();
+// [word_begin, word_begin + word_count) (64-bit), those into every other rank's bitmap first,
+// and with hubs, its words of the hub bitmap into every rank's and their count into the row
+// (share_hub_bits). Block 0 copies the row first; the last block stores the hub count, final
+// only then, over block 0's copy of it, signals and waits for every rank's share
+// (peer_sync.cuh) and writes the wait's status after the table, where the host copy finds it.
+// The pairs that top_down stored into other ranks' memory need no fence of their own: that
+// kernel happens before this one in stream order, and the signal's release covers what
+// happened before it. The sequence numbers count the shares on the device (`shares`), so that
+// a share queued in a graph, or skipped by a device-driven search that has ended (on every
+// rank alike), keeps the ranks' numbers equal without the host.
+__global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const ull* row, int row_words,
+                                                       std::size_t table, std::size_t frontier,
+                                                       std::int64_t word_begin, std::int64_t word_count,
+                                                       HubShare hubs, ull* shares, ShareStamps stamps) {
+  if (blockIdx.x == 0 && threadIdx.x == 0)
+    if (LevelStamp* s = stamps.at()) s->share_in[stamps.which] = comm::peer::global_nanoseconds();
+  if (blockIdx.x == 0)
+    for (int r = 0; r < pv.ranks; ++r) {
+      ull* to = reinterpret_cast<ull*>(pv.base[r] + table) + static_cast<std::int64_t>(pv.me) * row_words;
+      for (int i = threadIdx.x; i < row_words; i += blockDim.x) to[i] = row[i];
+    }
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const ull* mine = reinterpret_cast<const ull*>(pv.base[pv.me] + frontier) + word_begin;
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < word_count; i += stride) {
@@ -28,7 +70,21 @@ __global__ void __launch_bounds__(kBlock) share_kernel(RowShare share, std::size
     for (int r = 0; r < pv.ranks; ++r)
       if (r != pv.me) reinterpret_cast<ull*>(pv.base[r] + frontier)[word_begin + i] = w;
   }
-  finish_share(share);
+  if (hubs.count > 0) share_hub_bits(pv, hubs);
+  if (comm::peer::last_block_done(pv)) {
+    LevelStamp* stamp = stamps.at();
+    if (hubs.count > 0) {  // every block has counted its hubs now: the final count replaces block 0's copy
+      const ull reached = __ldcg(hubs.reached);
+      for (int r = 0; r < pv.ranks; ++r)
+        reinterpret_cast<ull*>(pv.base[r] + table)[static_cast<std::int64_t>(pv.me) * row_words + kRowHubs] = reached;
+    }
+    const ull sequence = ++*shares;
+    comm::peer::signal(pv, sequence);
+    if (stamp) stamp->share_signalled[stamps.which] = comm::peer::global_nanoseconds();
+    comm::peer::wait(pv, sequence);
+    reinterpret_cast<ull*>(pv.base[pv.me] + table)[static_cast<std::int64_t>(pv.ranks) * row_words] = *pv.status;
+    if (stamp) stamp->share_out[stamps.which] = comm::peer::global_nanoseconds();
+  }
 }
 
 __global__ void __launch_bounds__(kBlock) apply_shared_kernel(View d, const uint2* pairs, std::int64_t slot_pairs,
@@ -51,9 +107,11 @@ __global__ void wake_links_kernel(View d, std::int64_t pairs) {
 
 }  // namespace
 
-void launch_share(const Launch& l, const RowShare& share, std::size_t frontier, std::int64_t word_begin,
-                  std::int64_t word_count) {
-  share_kernel<<<l.grid, l.block, l.shared, l.stream>>>(share, frontier, word_begin, word_count);
+void launch_share(const Launch& l, const comm::PeerView& pv, const ull* row, int row_words, std::size_t table,
+                  std::size_t frontier, std::int64_t word_begin, std::int64_t word_count, const HubShare& hubs,
+                  ull* shares, const ShareStamps& stamps) {
+  share_kernel<<<l.grid, l.block, l.shared, l.stream>>>(
+      pv, row, row_words, table, frontier, word_begin, word_count, hubs, shares, stamps);
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 

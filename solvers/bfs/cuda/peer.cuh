@@ -1,11 +1,10 @@
 #pragma once
 // Device-initiated exchanges through peer memory: where the shares put things, the levels'
-// clock readings, the end of a share (which the GPU-run level loop also makes at the end of
-// its own kernels) and the claims of shared pairs. The kernels are in peer.cu.
+// clock readings, and the claims of shared pairs (which the GPU-run level loop reuses). The
+// kernels are in peer.cu.
 #include <cstddef>
 #include <cstdint>
 
-#include "comm/peer_sync.cuh"
 #include "solvers/bfs/cuda/top_down.cuh"
 
 namespace tessera::bfs::gpu {
@@ -41,49 +40,6 @@ struct ShareStamps {
   }
 };
 
-// A share's row and meeting: this rank's row of the level table goes to table `table` (an
-// offset in the window) of every rank; `shares` counts the shares on the device (their
-// sequence numbers).
-struct RowShare {
-  comm::PeerView pv;
-  const ull* row = nullptr;
-  int row_words = 0;
-  std::size_t table = 0;
-  ull* shares = nullptr;
-  ShareStamps stamps;
-};
-
-// The end of a share: every thread of every block of the kernel that makes it calls it last,
-// after the kernel's other stores (into this rank's row, or into other ranks' memory). The
-// block that arrives last copies the row, complete now, into every rank's table, signals,
-// waits for every rank's signal and writes the wait's status after its own table. True in
-// every thread of that block once the wait is over, so a kernel can go on there with every
-// rank's row: the share then costs no graph node of its own. A share that no block stamped
-// yet is stamped from here: it starts when the steps before it have finished.
-__device__ __forceinline__ bool finish_share(const RowShare& s) {
-  if (!comm::peer::last_block(s.pv)) return false;
-  LevelStamp* stamp = s.stamps.at();
-  if (threadIdx.x == 0 && stamp && !stamp->share_in[s.stamps.which])
-    stamp->share_in[s.stamps.which] = comm::peer::global_nanoseconds();
-  for (int r = 0; r < s.pv.ranks; ++r) {
-    ull* to = reinterpret_cast<ull*>(s.pv.base[r] + s.table) + static_cast<std::int64_t>(s.pv.me) * s.row_words;
-    for (int i = threadIdx.x; i < s.row_words; i += blockDim.x) to[i] = __ldcg(s.row + i);  // not a stale L1 line
-  }
-  __threadfence_system();
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const ull sequence = ++*s.shares;
-    comm::peer::signal(s.pv, sequence);
-    if (stamp) stamp->share_signalled[s.stamps.which] = comm::peer::global_nanoseconds();
-    comm::peer::wait(s.pv, sequence);
-    reinterpret_cast<ull*>(s.pv.base[s.pv.me] + s.table)[static_cast<std::int64_t>(s.pv.ranks) * s.row_words] =
-        *s.pv.status;
-    if (stamp) stamp->share_out[s.stamps.which] = comm::peer::global_nanoseconds();
-  }
-  __syncthreads();
-  return true;
-}
-
 // Which of this rank's hubs the level reached (share_kernel writes them as its words of the hub
 // bitmap): visited in this search and at level `*level_now + 1` (the level arrays keep the
 // last search's entries until the end of this one, so the level alone would not do).
@@ -99,40 +55,6 @@ struct HubShare {
   std::uint32_t* settled = nullptr;    // View::hub_settled
   ull* reached = nullptr;              // the row's kRowHubs: how many the level reached
 };
-
-// This rank's words of the hub bitmap into every rank's (a warp's ballot per group of 32
-// hubs; the threads of the grid), and their count into the row. A group whose hubs are all
-// reached is settled: its bits stay zero for the rest of the search, unread. Kronecker
-// searches reach nearly every hub within three levels, so the later levels pass zeros.
-__device__ __forceinline__ void share_hub_bits(const comm::PeerView& pv, const HubShare& hubs) {
-  if (hubs.count <= 0) return;
-  const long long next = *hubs.level_now + 1;
-  const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
-  const std::int64_t lanes = (hubs.count + 31) / 32 * 32;  // whole warps
-  const bool leader = (threadIdx.x & 31) == 0;
-  ull reached = 0;
-  for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i < lanes; i += stride) {
-    const std::int64_t group = i / 32;
-    std::uint32_t bits = 0;
-    if (!hubs.settled[group]) {  // the same for the warp
-      bool seen = false, now = false;
-      if (i < hubs.count) {
-        const std::uint32_t v = hubs.ids[i] - static_cast<std::uint32_t>(hubs.begin);
-        seen = test_bit(hubs.visited, v);
-        now = seen && hubs.level[hubs.begin + v] == next;
-      }
-      bits = __ballot_sync(kFull, now);
-      const bool all_seen = __ballot_sync(kFull, seen) == __ballot_sync(kFull, i < hubs.count);
-      if (leader && all_seen) hubs.settled[group] = 1;
-    }
-    if (leader) {
-      reached += static_cast<ull>(__popc(bits));
-      for (int r = 0; r < pv.ranks; ++r)  // 32-bit halves of the 64-bit words (little-endian)
-        reinterpret_cast<std::uint32_t*>(pv.base[r] + hubs.offset)[hubs.word_begin * 2 + group] = bits;
-    }
-  }
-  if (leader && reached) atomicAdd(hubs.reached, reached);
-}
 
 // The pairs the other ranks' top_down wrote here: slot k (the k-th other rank, in rank order)
 // holds that rank's count for this one in its row of the shared table.
