@@ -416,7 +416,6 @@ void CudaEngine::queue_share(int t, bool frontier, bool hubs, bool stamped) {
     h.level = level_.data();
     h.level_now = level_now();
     h.settled = view_.hub_settled;
-    h.reached = view_.row + kRowHubs;
   }
   const std::int64_t threads = std::max(count, h.count);
   const int blocks = static_cast<int>(std::clamp<std::int64_t>((threads + kBlock - 1) / kBlock, 1, std::int64_t{sms_} * 4));

@@ -43,7 +43,7 @@ void launch_bitmap_to_queue(const Launch& l, const std::uint32_t* words, std::in
                             std::uint32_t* queue, ull* size);
 
 // peer.cu
-void launch_share(const Launch& l, const comm::PeerView& pv, const ull* row, int row_words, std::size_t table,
+void launch_share(const Launch& l, const comm::PeerView& pv, ull* row, int row_words, std::size_t table,
                   std::size_t frontier, std::int64_t word_begin, std::int64_t word_count, const HubShare& hubs,
                   ull* shares, const ShareStamps& stamps);
 void launch_apply_shared(const Launch& l, const View& d, const uint2* pairs, std::int64_t slot_pairs, const ull* table,

@@ -9,10 +9,10 @@ namespace tessera::bfs::gpu {
 namespace {
 
 // This rank's words of the hub bitmap into every rank's (a warp's ballot per group of 32
-// hubs), and their count into the row. A group whose hubs are all reached is settled: its bits
+// hubs), and their count into the row's kRowHubs. A group whose hubs are all reached is settled: its bits
 // stay zero for the rest of the search, unread. Kronecker searches reach nearly every hub
 // within three levels, so the later levels pass zeros.
-__device__ __forceinline__ void share_hub_bits(const comm::PeerView& pv, const HubShare& hubs) {
+__device__ __forceinline__ void share_hub_bits(const comm::PeerView& pv, const HubShare& hubs, ull* row) {
   const long long next = *hubs.level_now + 1;
   const std::int64_t stride = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
   const std::int64_t lanes = (hubs.count + 31) / 32 * 32;  // whole warps
@@ -38,7 +38,7 @@ __device__ __forceinline__ void share_hub_bits(const comm::PeerView& pv, const H
         reinterpret_cast<std::uint32_t*>(pv.base[r] + hubs.offset)[hubs.word_begin * 2 + group] = bits;
     }
   }
-  if (leader && reached) atomicAdd(hubs.reached, reached);
+  if (leader && reached) atomicAdd(row + kRowHubs, reached);
 }
 
 // This rank's row into every rank's copy of table `t` (its own included); with frontier words
@@ -52,7 +52,7 @@ __device__ __forceinline__ void share_hub_bits(const comm::PeerView& pv, const H
 // happened before it. The sequence numbers count the shares on the device (`shares`), so that
 // a share queued in a graph, or skipped by a device-driven search that has ended (on every
 // rank alike), keeps the ranks' numbers equal without the host.
-__global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const ull* row, int row_words,
+__global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, ull* row, int row_words,
                                                        std::size_t table, std::size_t frontier,
                                                        std::int64_t word_begin, std::int64_t word_count,
                                                        HubShare hubs, ull* shares, ShareStamps stamps) {
@@ -70,11 +70,11 @@ __global__ void __launch_bounds__(kBlock) share_kernel(comm::PeerView pv, const 
     for (int r = 0; r < pv.ranks; ++r)
       if (r != pv.me) reinterpret_cast<ull*>(pv.base[r] + frontier)[word_begin + i] = w;
   }
-  if (hubs.count > 0) share_hub_bits(pv, hubs);
+  if (hubs.count > 0) share_hub_bits(pv, hubs, row);
   if (comm::peer::last_block_done(pv)) {
     LevelStamp* stamp = stamps.at();
     if (hubs.count > 0) {  // every block has counted its hubs now: the final count replaces block 0's copy
-      const ull reached = __ldcg(hubs.reached);
+      const ull reached = __ldcg(row + kRowHubs);
       for (int r = 0; r < pv.ranks; ++r)
         reinterpret_cast<ull*>(pv.base[r] + table)[static_cast<std::int64_t>(pv.me) * row_words + kRowHubs] = reached;
     }
@@ -107,7 +107,7 @@ __global__ void wake_links_kernel(View d, std::int64_t pairs) {
 
 }  // namespace
 
-void launch_share(const Launch& l, const comm::PeerView& pv, const ull* row, int row_words, std::size_t table,
+void launch_share(const Launch& l, const comm::PeerView& pv, ull* row, int row_words, std::size_t table,
                   std::size_t frontier, std::int64_t word_begin, std::int64_t word_count, const HubShare& hubs,
                   ull* shares, const ShareStamps& stamps) {
   share_kernel<<<l.grid, l.block, l.shared, l.stream>>>(

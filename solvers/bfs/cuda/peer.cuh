@@ -53,7 +53,6 @@ struct HubShare {
   const std::int32_t* level = nullptr;  // global-sized
   const long long* level_now = nullptr;  // LevelControl::level: the level being shared
   std::uint32_t* settled = nullptr;    // View::hub_settled
-  ull* reached = nullptr;              // the row's kRowHubs: how many the level reached
 };
 
 // The pairs the other ranks' top_down wrote here: slot k (the k-th other rank, in rank order)
