@@ -8,8 +8,8 @@
 //
 // When the kernel has finished, what every other rank stored into this rank's window before
 // its signal is visible to the work queued after it on the stream. The release/acquire pair
-// is at system scope (the flag crosses GPUs); each block fences its own stores before it
-// counts itself done, so the last block's signal is ordered after all of them.
+// is at system scope (the flag crosses GPUs); each block's arrival releases its stores at
+// system scope, so the last block's signal is ordered after all of them.
 #include "comm/peer_window.hpp"
 
 namespace tessera::comm::peer {
@@ -31,13 +31,18 @@ __device__ __forceinline__ unsigned long long global_nanoseconds() {
 }
 
 // Every thread of every block calls it after its stores; true in thread 0 of the block that
-// arrives last (the counter is then reset for the next kernel).
+// arrives last (the counter is then reset for the next kernel). A block arrives through one
+// atomic of its thread 0 after the barrier, as cooperative groups' grid sync does at GPU
+// scope: the barrier orders the block's stores before that thread's release, and release is
+// cumulative, so one release at system scope covers all of them (256 fences per block cost
+// more). Acquire as well: the last block then sees every block's stores.
 __device__ __forceinline__ bool last_block_done(const PeerView& v) {
   __shared__ bool last;
-  __threadfence_system();
   __syncthreads();
   if (threadIdx.x == 0) {
-    last = atomicAdd(v.arrivals, 1u) == gridDim.x * gridDim.y * gridDim.z - 1;
+    unsigned int before;
+    asm volatile("atom.acq_rel.sys.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(v.arrivals) : "memory");
+    last = before == gridDim.x * gridDim.y * gridDim.z - 1;
     if (last) *v.arrivals = 0;
   }
   __syncthreads();
