@@ -76,7 +76,6 @@ struct LevelClock {
   double shares[2] = {};   // its first and last share: moving rows and words, waiting for the other ranks
   double waits[2] = {};    // of which waiting for the other ranks' signals (after its own)
   double conclude = 0;     // the decision on the GPU (conclude_level)
-  double gap = 0;          // since the previous level's end: the graph's loop
   double start = 0;        // the level's start on the GPU's global clock (ms; GPUs of a node roughly agree)
 };
 

@@ -67,10 +67,10 @@ std::string LevelProfile::report(std::int64_t root, double seconds, int ranks) c
 void LevelProfile::record_clocks(comm::Context& ctx, const std::vector<LevelClock>& mine) {
   // What differs by rank travels as doubles, kFields per level and rank; the rest (level,
   // direction, frontier) is the same on every rank, which ran the same levels.
-  constexpr std::size_t kFields = 8;
+  constexpr std::size_t kFields = 7;
   const auto numbers = [](LevelClock& c) {
-    return std::array<double*, kFields>{&c.steps, &c.shares[0], &c.shares[1], &c.waits[0],
-                                        &c.waits[1], &c.conclude,   &c.gap,       &c.start};
+    return std::array<double*, kFields>{&c.steps,    &c.shares[0], &c.shares[1], &c.waits[0],
+                                        &c.waits[1], &c.conclude,  &c.start};
   };
   const auto ranks = static_cast<std::size_t>(ctx.size());
   const auto levels = static_cast<std::size_t>(comm::allreduce(ctx, static_cast<std::int64_t>(mine.size()), comm::Op::max));
@@ -105,20 +105,17 @@ std::string LevelProfile::report_clocks(std::int64_t root, double seconds, int r
     return text;
   };
   std::vector<double> steps(clocked_ranks_, 0.0), shares(clocked_ranks_, 0.0);
-  double conclude = 0, gaps = 0;
+  double conclude = 0;
   for (std::size_t i = 0; i < clocks_.size(); ++i) {
     const LevelClock& l = clocks_[i];
     steps[i % clocked_ranks_] += l.steps;
     shares[i % clocked_ranks_] += l.shares[0] + l.shares[1];
-    if (i % clocked_ranks_ == 0) {
-      conclude += l.conclude;
-      gaps += l.gap;
-    }
+    if (i % clocked_ranks_ == 0) conclude += l.conclude;
   }
   std::string out = fmt::format(
       "bfs profile, root {}, {} rank(s): {:.3f} ms, {} levels on the GPU (each GPU's clock; per rank a / b / ...): "
-      "steps {:.3f} ms, shares {:.3f} ms; rank 0's decisions {:.3f} ms, between levels {:.3f} ms",
-      root, ranks, seconds * 1e3, levels, fmt::join(steps, " / "), fmt::join(shares, " / "), conclude, gaps);
+      "steps {:.3f} ms, shares {:.3f} ms; rank 0's decisions {:.3f} ms",
+      root, ranks, seconds * 1e3, levels, fmt::join(steps, " / "), fmt::join(shares, " / "), conclude);
   for (std::size_t l = 0; l < levels; ++l) {
     const LevelClock& c = clocks_[l * clocked_ranks_];
     out += fmt::format("\n  level {:2d} {}: frontier {:>11} vertices {:>13} edges | steps {} ms", c.level,
@@ -130,7 +127,7 @@ std::string LevelProfile::report_clocks(std::int64_t root, double seconds, int r
                          per_rank(l, [](const LevelClock& x) { return x.waits[0]; }),
                          per_rank(l, [](const LevelClock& x) { return x.shares[1]; }),
                          per_rank(l, [](const LevelClock& x) { return x.waits[1]; }));
-    out += fmt::format(" | decision {:.3f} ms | gap {:.3f} ms", c.conclude, c.gap);
+    out += fmt::format(" | decision {:.3f} ms", c.conclude);
     if (clocked_ranks_ > 1)
       out += fmt::format(" | starts {} ms after rank 0's search", per_rank(l, [](const LevelClock& x) { return x.start; }));
   }

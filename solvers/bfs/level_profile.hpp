@@ -10,8 +10,9 @@
 // ones and run a little slower; the breakdown is what matters. Where the GPU runs the level
 // loop, the search runs as it does unprofiled and the kernels read the GPU's clock at each
 // level's points (LevelClock): each rank's own steps, its first and last share (moving rows
-// and words, and waiting for the other ranks: load imbalance shows here), the decision, and
-// the gap between levels. Rank 0 prints one block per search (host-driven: its own view, the
+// and words, and waiting for the other ranks: load imbalance shows here) and the decision. A
+// level starts where the one before it was decided, so its steps include the graph's move to
+// the level's branch. Rank 0 prints one block per search (host-driven: its own view, the
 // other ranks' waits show in its counts; device-driven: every rank's GPU, rank by rank).
 // `tessera run` profiles every search; `tessera bench bfs` times its searches unprofiled and
 // then profiles two more.

@@ -122,15 +122,17 @@ SearchResult SearchDriver::search(std::int64_t root) {
   level_counts();
   HostTimer timer;
   profile_.start_search();
+  const bool on_device = device_loop_ && options_.algorithm != Algorithm::edge_parallel &&
+                         options_.algorithm != Algorithm::serial;
   switch (options_.algorithm) {
     case Algorithm::edge_parallel: run_edge_parallel(root, r); break;
     case Algorithm::serial: run_serial(root, r); break;
     default:
-      if (device_loop_) run_levels_on_device(root, root_degree, r);
+      if (on_device) run_levels_on_device(root, root_degree, r);
       else run_levels(root, root_degree, r);
       break;
   }
-  backend_->finish_search();
+  if (!on_device) backend_->finish_search();  // a device-driven search queued it before its one wait
   backend_->synchronize();
   const double mine = timer.seconds();
   r.seconds = comm::allreduce(ctx_, mine, comm::Op::max);
@@ -295,6 +297,7 @@ void SearchDriver::run_levels_on_device(std::int64_t root, std::int64_t root_deg
   backend_->reset_for_claims();
   loop.begin_levels(root, root_degree, options_.algorithm, options_.policy);
   loop.queue_levels();
+  backend_->finish_search();  // behind the levels on the stream, so the one wait covers it too
   const LevelState s = loop.level_state();
   r.depth = s.level;
   r.top_down_levels = s.top_down_levels;

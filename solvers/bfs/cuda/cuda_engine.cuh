@@ -142,11 +142,11 @@ class CudaEngine final : public SearchBackend, public PeerExchange, public Devic
   void upload_delegates(const Delegates& dl);
 
   // The graphs of a device-driven search (device_loop.cu).
-  void queue_top_down_branch();
-  void queue_bottom_up_branch();
+  void queue_top_down_branch(LevelPath path);
+  void queue_bottom_up_branch(LevelPath path);
   template <class Queue>
-  void capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue);
-  void build_level(cudaGraph_t g, cudaGraphConditionalHandle loop);
+  cudaGraphNode_t capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue);
+  void build_level(cudaGraph_t g, cudaGraphConditionalHandle loop, cudaGraphConditionalHandle path);
   void make_graph();
 
   void clear(bool whole_row, bool counters);

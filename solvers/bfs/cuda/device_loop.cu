@@ -100,27 +100,42 @@ __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root
   clear_row_and_counters(d, row_words);
 }
 
-// The level's branch: the if node runs its first body (bottom-up) on a nonzero value.
-// Starts the level's clock readings.
-__global__ void route_level(View d, cudaGraphConditionalHandle branch) {
-  const LevelControl& c = *d.control;
-  cudaGraphSetConditional(branch, c.bottom_up ? 1u : 0u);
+__device__ __forceinline__ std::uint32_t* level_queue(const View& d, long long level) { return d.queues[level & 1]; }
+
+// The frontier's items: the queue, then (with delegates) the frontier's hubs.
+__device__ __forceinline__ std::int64_t frontier_hubs(const View& d, const LevelControl& c) {
+  return d.hub_words ? c.hub_count : 0;
+}
+
+// The branch of the level about to run (LevelPath), and the start of its clock readings.
+__device__ __forceinline__ void route_level(const View& d, const LevelControl& c, cudaGraphConditionalHandle path,
+                                            ull now) {
+  LevelPath p;
+  if (c.bottom_up) p = c.frontier_is_queue ? LevelPath::bottom_up_from_queue : LevelPath::bottom_up;
+  else if (!c.frontier_is_queue) p = LevelPath::top_down_from_words;
+  else p = c.queue_size + frontier_hubs(d, c) > kSmallFrontier ? LevelPath::top_down : LevelPath::top_down_small;
+  cudaGraphSetConditional(path, static_cast<unsigned>(p));
   if (c.level < kStampedLevels) {
     LevelStamp& s = d.stamps[c.level];
     s = LevelStamp{};
-    s.start = comm::peer::global_nanoseconds();
+    s.start = now;
     s.vertices = c.frontier_vertices;
     s.edges = c.frontier_edges;
     s.bottom_up = c.bottom_up;
   }
 }
 
+// Before the first level (each later level is routed by the conclusion of the one before).
+__global__ void route_first_level(View d, cudaGraphConditionalHandle path) {
+  route_level(d, *d.control, path, comm::peer::global_nanoseconds());
+}
+
 // The level's totals from the table (every rank's row, after the level's last share; on one
 // rank, its own table): this rank's next frontier, the end of the search or the next level and
 // its direction. Then the next level's row and counters start from zero. It sets the while node's
-// condition: go on unless done.
+// condition (go on unless done) and routes the next level.
 __global__ void conclude_level(View d, const ull* table, int row_words, const ull* wait_status,
-                               cudaGraphConditionalHandle loop) {
+                               cudaGraphConditionalHandle loop, cudaGraphConditionalHandle path) {
   LevelControl& c = *d.control;
   LevelStamp* stamp = nullptr;  // thread 0's
   if (threadIdx.x == 0) {
@@ -165,10 +180,12 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
   __syncthreads();  // on one rank the table holds the row cleared here
   if (d.hub_words && !c.done && !c.bottom_up && c.hub_count > 0) list_frontier_hubs(d, c);  // the hubs reached
   clear_row_and_counters(d, row_words);
-  if (stamp) stamp->end = comm::peer::global_nanoseconds();
+  if (threadIdx.x == 0) {
+    const ull now = comm::peer::global_nanoseconds();
+    if (stamp) stamp->end = now;
+    if (!c.done) route_level(d, c, path, now);  // after list_frontier_hubs: its count decides too
+  }
 }
-
-__device__ __forceinline__ std::uint32_t* level_queue(const View& d, long long level) { return d.queues[level & 1]; }
 
 // Top-down branch. After a bottom-up level the frontier is this rank's words: as a queue first.
 __global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::int64_t words) {
@@ -177,10 +194,6 @@ __global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::in
   bitmap_to_queue_rounds(my_frontier_words(d), words, d.nl, level_queue(d, c.level), &d.counters->selected);
 }
 
-// The frontier's items: the queue, then (with delegates) the frontier's hubs.
-__device__ __forceinline__ std::int64_t frontier_hubs(const View& d, const LevelControl& c) {
-  return d.hub_words ? c.hub_count : 0;
-}
 
 // Item q's edges to expand here: a queued vertex's row, none for a delegated hub (every rank
 // expands its part through hub_list), a listed hub's part of its row on this rank.
@@ -353,7 +366,6 @@ std::vector<LevelClock> CudaEngine::level_clocks() {
     }
     c.steps = ms(s.start, s.conclude_in) - c.shares[0] - c.shares[1];
     c.conclude = ms(s.conclude_in, s.end);
-    c.gap = i > 0 ? ms(stamps[i - 1].end, s.start) : 0.0;
     c.start = static_cast<double>(s.start) * 1e-6;
     out.push_back(c);
   }
@@ -362,16 +374,20 @@ std::vector<LevelClock> CudaEngine::level_clocks() {
 
 // ---- the graphs of a device-driven search --------------------------------------------
 
-// The steps of one level's branches, as the host-driven search queues them, but with every
+// The steps of one level's branch, as the host-driven search queues them, but with every
 // size and level read from the LevelControl. With peer memory, the branch's share goes to
 // table 0 and the level's last share to table 1 (a rank passes the next level's first
 // share only after every rank has passed its last one, so no table is overwritten early).
-void CudaEngine::queue_top_down_branch() {
-  const std::int64_t words = (g_.count + 31) / 32;
-  driven_bitmap_to_queue<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(view_, words);
-  TESSERA_CUDA_CHECK_LAUNCH();
-  driven_frontier_sums<<<scan_blocks_, kSmallScanThreads, 0, stream_>>>(view_, degrees_.data(), chunk_sums_.data());
-  TESSERA_CUDA_CHECK_LAUNCH();
+void CudaEngine::queue_top_down_branch(LevelPath path) {
+  if (path == LevelPath::top_down_from_words) {
+    const std::int64_t words = (g_.count + 31) / 32;
+    driven_bitmap_to_queue<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(view_, words);
+    TESSERA_CUDA_CHECK_LAUNCH();
+  }
+  if (path != LevelPath::top_down_small) {  // a short queue's scan needs no sums per block
+    driven_frontier_sums<<<scan_blocks_, kSmallScanThreads, 0, stream_>>>(view_, degrees_.data(), chunk_sums_.data());
+    TESSERA_CUDA_CHECK_LAUNCH();
+  }
   driven_frontier_scan<<<scan_blocks_, kSmallScanThreads, 0, stream_>>>(view_, degrees_.data(), chunk_sums_.data(),
                                                                         scan_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
@@ -390,12 +406,14 @@ void CudaEngine::queue_top_down_branch() {
   }
 }
 
-void CudaEngine::queue_bottom_up_branch() {
+void CudaEngine::queue_bottom_up_branch(LevelPath path) {
   const std::int64_t words = local_words32_;
-  driven_clear_words<<<grid(words), kBlock, 0, stream_>>>(view_, words);
-  TESSERA_CUDA_CHECK_LAUNCH();
-  driven_queue_to_bitmap<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
-  TESSERA_CUDA_CHECK_LAUNCH();
+  if (path == LevelPath::bottom_up_from_queue) {
+    driven_clear_words<<<grid(words), kBlock, 0, stream_>>>(view_, words);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    driven_queue_to_bitmap<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
+    TESSERA_CUDA_CHECK_LAUNCH();
+  }
   if (window_) queue_share(0, true, false, true);
   driven_bottom_up<<<sms_ * 8, kBlock, 0, stream_>>>(view_);
   TESSERA_CUDA_CHECK_LAUNCH();
@@ -405,9 +423,10 @@ void CudaEngine::queue_bottom_up_branch() {
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
-// Captures what `queue` launches on the stream into graph g, after node `after` (if any).
+// Captures what `queue` launches on the stream into graph g, after node `after` (if any);
+// returns the last node captured.
 template <class Queue>
-void CudaEngine::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue) {
+cudaGraphNode_t CudaEngine::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue) {
   TESSERA_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, g, after, nullptr, after ? 1 : 0,
                                                    cudaStreamCaptureModeThreadLocal));
   try {
@@ -417,53 +436,62 @@ void CudaEngine::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue
     (void)cudaStreamEndCapture(stream_, &ignored);
     throw;
   }
+  cudaStreamCaptureStatus status{};
+  const cudaGraphNode_t* last = nullptr;
+  std::size_t count = 0;
+  TESSERA_CUDA_CHECK(cudaStreamGetCaptureInfo(stream_, &status, nullptr, nullptr, &last, nullptr, &count));
+  const cudaGraphNode_t node = count > 0 ? last[count - 1] : nullptr;
   TESSERA_CUDA_CHECK(cudaStreamEndCapture(stream_, &g));
+  return node;
 }
 
-// One level into the empty graph g: route_level, an if node over the two branches, the
-// level's last share and conclude_level (which sets the while node's `loop`).
-void CudaEngine::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop) {
-  cudaGraphConditionalHandle branch = 0;
-  TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&branch, g, 0, 0));
-  capture_into(g, nullptr, [&] {
-    route_level<<<1, 1, 0, stream_>>>(view_, branch);
-    TESSERA_CUDA_CHECK_LAUNCH();
-  });
-  cudaGraphNode_t route = nullptr;
-  std::size_t nodes = 1;
-  TESSERA_CUDA_CHECK(cudaGraphGetNodes(g, &route, &nodes));
+// One level into the empty graph g: a switch node over the LevelPath branches, then the
+// level's last share and conclude_level (which sets the while node's `loop` and routes the
+// next level through `path`).
+void CudaEngine::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop, cudaGraphConditionalHandle path) {
   cudaGraphNodeParams p{};
   p.type = cudaGraphNodeTypeConditional;
-  p.conditional.handle = branch;
-  p.conditional.type = cudaGraphCondTypeIf;
-  p.conditional.size = 2;  // [0] when the value is nonzero (bottom-up), [1] otherwise
+  p.conditional.handle = path;
+  p.conditional.type = cudaGraphCondTypeSwitch;
+  p.conditional.size = static_cast<unsigned>(LevelPath::count);  // body k runs when the value is k
   cudaGraphNode_t branches = nullptr;
-  TESSERA_CUDA_CHECK(cudaGraphAddNode(&branches, g, &route, nullptr, 1, &p));
-  capture_into(p.conditional.phGraph_out[0], nullptr, [&] { queue_bottom_up_branch(); });
-  capture_into(p.conditional.phGraph_out[1], nullptr, [&] { queue_top_down_branch(); });
+  TESSERA_CUDA_CHECK(cudaGraphAddNode(&branches, g, nullptr, nullptr, 0, &p));
+  for (unsigned k = 0; k < p.conditional.size; ++k) {
+    const auto branch = static_cast<LevelPath>(k);
+    const bool bottom_up = branch == LevelPath::bottom_up_from_queue || branch == LevelPath::bottom_up;
+    capture_into(p.conditional.phGraph_out[k], nullptr, [&] {
+      if (bottom_up) queue_bottom_up_branch(branch);
+      else queue_top_down_branch(branch);
+    });
+  }
   capture_into(g, &branches, [&] {
     if (window_) queue_share(1, false, true, true);  // the level's last share carries the hubs it found
     conclude_level<<<1, kConcludeThreads, 0, stream_>>>(view_, window_ ? shared_table(1) : table_.data(), row_words_,
-                                                        window_ ? window_->view().status : nullptr, loop);
+                                                        window_ ? window_->view().status : nullptr, loop, path);
     TESSERA_CUDA_CHECK_LAUNCH();
   });
 }
 
-// The search graph: a while node around a level.
+// The search graph: the first level's route, then a while node around a level.
 void CudaEngine::make_graph() {
   stream_.synchronize();  // captures begin on an idle stream
   GraphDraft search;
   const cudaGraph_t g = search.get();
-  cudaGraphConditionalHandle loop = 0;
+  cudaGraphConditionalHandle loop = 0, path = 0;
   TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop, g, 1, cudaGraphCondAssignDefault));
+  TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&path, g, 0, 0));  // set on the device before each level
+  const cudaGraphNode_t route = capture_into(g, nullptr, [&] {
+    route_first_level<<<1, 1, 0, stream_>>>(view_, path);
+    TESSERA_CUDA_CHECK_LAUNCH();
+  });
   cudaGraphNodeParams p{};
   p.type = cudaGraphNodeTypeConditional;
   p.conditional.handle = loop;
   p.conditional.type = cudaGraphCondTypeWhile;
   p.conditional.size = 1;
   cudaGraphNode_t node = nullptr;
-  TESSERA_CUDA_CHECK(cudaGraphAddNode(&node, g, nullptr, nullptr, 0, &p));
-  build_level(p.conditional.phGraph_out[0], loop);
+  TESSERA_CUDA_CHECK(cudaGraphAddNode(&node, g, &route, nullptr, 1, &p));
+  build_level(p.conditional.phGraph_out[0], loop, path);
   search_graph_ = search.instantiate();
 }
 

@@ -9,7 +9,7 @@ namespace tessera::bfs::gpu {
 // On one rank, or with peer memory, the GPU runs search.cpp's level loop itself. LevelControl
 // holds what the host loop keeps; conclude_level updates it from the level table after each
 // level (Beamer's rule, next_bottom_up, decides there) and a search is one CUDA graph: a while
-// node around one level, whose if node takes the bottom-up or the top-down branch (the same
+// node around one level, whose switch node takes one of the LevelPath branches (the same
 // steps and shares as the host-driven search queues). The two queues are the frontiers of
 // even and odd levels, picked by the level in the state.
 struct LevelControl {
@@ -25,6 +25,20 @@ struct LevelControl {
   ull status;                   // nonzero: a share's wait timed out (1 + the silent rank), or kRunaway
   long long hub_count;          // delegated hubs in the frontier (View::hub_list)
 };
+// A level's branch, chosen on the device before it starts (level_path): its direction, and
+// which of the direction's steps have work. Each branch holds only the kernels it needs: in
+// a graph every kernel node costs about 3 us on an H200 even when it returns at once, and
+// most levels of a search expand a few vertices in about 20 us. The kernels still test their
+// own conditions, so a branch decides what runs, never what is correct.
+enum class LevelPath : unsigned {
+  bottom_up_from_queue,   // after a top-down level: the queue becomes this rank's words first
+  bottom_up,              // after a bottom-up level: the words are the frontier already
+  top_down_from_words,    // after a bottom-up level: the words become the queue first
+  top_down,               // a queue of more than kSmallFrontier items: scanned by many blocks
+  top_down_small,         // a short queue (most levels): scanned by one block
+  count
+};
+
 constexpr ull kRunaway = ~0ull;  // more levels than vertices: a bug, not a graph
 
 }  // namespace tessera::bfs::gpu
