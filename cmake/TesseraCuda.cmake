@@ -21,6 +21,12 @@ if(NOT TESSERA_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA_EXTENSIONS OFF)
     string(APPEND CMAKE_CUDA_FLAGS " --expt-relaxed-constexpr")
     find_package(CUDAToolkit REQUIRED)
+    # The BFS level loop is a CUDA graph with a switch node (CUDA 12.8).
+    if(CUDAToolkit_VERSION VERSION_LESS 12.8)
+      message(FATAL_ERROR "tessera needs CUDA 12.8 or newer; found ${CUDAToolkit_VERSION} (${CUDAToolkit_BIN_DIR}). "
+                          "Point CMAKE_CUDA_COMPILER at a newer nvcc, or configure with -DTESSERA_CUDA=OFF "
+                          "for the CPU backend only")
+    endif()
     set(TESSERA_HAVE_CUDA ON)
   elseif(TESSERA_CUDA STREQUAL "ON")
     message(FATAL_ERROR "TESSERA_CUDA=ON but no CUDA compiler was found; set CMAKE_CUDA_COMPILER "

@@ -144,6 +144,7 @@ class CudaEngine final : public SearchBackend, public PeerExchange, public Devic
   // The graphs of a device-driven search (device_loop.cu).
   void queue_top_down_branch(LevelPath path);
   void queue_bottom_up_branch(LevelPath path);
+  void queue_claims(int blocks);
   template <class Queue>
   cudaGraphNode_t capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue);
   void build_level(cudaGraph_t g, cudaGraphConditionalHandle loop, cudaGraphConditionalHandle path);

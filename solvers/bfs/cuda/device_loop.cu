@@ -113,7 +113,11 @@ __device__ __forceinline__ void route_level(const View& d, const LevelControl& c
   LevelPath p;
   if (c.bottom_up) p = c.frontier_is_queue ? LevelPath::bottom_up_from_queue : LevelPath::bottom_up;
   else if (!c.frontier_is_queue) p = LevelPath::top_down_from_words;
-  else p = c.queue_size + frontier_hubs(d, c) > kSmallFrontier ? LevelPath::top_down : LevelPath::top_down_small;
+  else {
+    const std::int64_t items = c.queue_size + frontier_hubs(d, c);
+    if (items <= kBlock && c.frontier_edges <= kTinyBlocks * kTile) p = LevelPath::top_down_tiny;
+    else p = items > kSmallFrontier ? LevelPath::top_down : LevelPath::top_down_small;
+  }
   cudaGraphSetConditional(path, static_cast<unsigned>(p));
   if (c.level < kStampedLevels) {
     LevelStamp& s = d.stamps[c.level];
@@ -263,6 +267,33 @@ __global__ void __launch_bounds__(kBlock) driven_top_down(View d, const std::int
                                level_queue(d, c.level + 1), static_cast<int>(c.level + 1));
 }
 
+// A tiny frontier (LevelPath::top_down_tiny, which guarantees at most kBlock items): every
+// block scans the items' degrees into its shared memory, then expands its tiles. One kernel
+// of kTinyBlocks blocks instead of a scan kernel and the full grid; the scan is repeated per
+// block, a few hundred loads from L2.
+using TinyScan = cub::BlockScan<std::int64_t, kBlock>;
+static_assert(sizeof(TinyScan::TempStorage) + (kBlock + 1) * sizeof(std::int64_t) <= 8 * 1024,
+              "the shared memory that CudaEngine's rank limit leaves to driven_top_down_tiny");
+
+template <bool kDistributed>
+__global__ void __launch_bounds__(kBlock) driven_top_down_tiny(View d) {
+  const LevelControl& c = *d.control;
+  const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  if (items > kBlock) __trap();  // excluded by route_level's test
+  using Scan = TinyScan;
+  __shared__ typename Scan::TempStorage temp;
+  __shared__ std::int64_t scan[kBlock + 1];
+  const std::uint32_t* queue = level_queue(d, c.level);
+  const std::int64_t q = threadIdx.x;
+  std::int64_t before = q < items ? item_degree(d, queue, nq, q) : 0, total = 0;
+  Scan(temp).ExclusiveSum(before, before, total);
+  if (q < items) scan[q] = before;
+  if (threadIdx.x == 0) scan[items] = total;
+  __syncthreads();
+  top_down_tiles<kDistributed>(d, queue, scan, nq, frontier_hubs(d, c), level_queue(d, c.level + 1),
+                               static_cast<int>(c.level + 1));
+}
+
 // Unlike apply_shared (host-driven), the claims add to the row's found and edges from
 // top_down, so the level's last share carries the level's totals.
 __global__ void __launch_bounds__(kBlock) driven_apply_shared(View d, const uint2* pairs, std::int64_t slot_pairs,
@@ -379,6 +410,16 @@ std::vector<LevelClock> CudaEngine::level_clocks() {
 // table 0 and the level's last share to table 1 (a rank passes the next level's first
 // share only after every rank has passed its last one, so no table is overwritten early).
 void CudaEngine::queue_top_down_branch(LevelPath path) {
+  const std::size_t shared = append_shared_bytes(part_.parts);
+  if (path == LevelPath::top_down_tiny) {
+    if (part_.parts > 1)
+      driven_top_down_tiny<true><<<kTinyBlocks, kBlock, shared, stream_>>>(view_);
+    else
+      driven_top_down_tiny<false><<<kTinyBlocks, kBlock, shared, stream_>>>(view_);
+    TESSERA_CUDA_CHECK_LAUNCH();
+    if (window_) queue_claims(kTinyBlocks * kTileItems);  // at most one pair per edge
+    return;
+  }
   if (path == LevelPath::top_down_from_words) {
     const std::int64_t words = (g_.count + 31) / 32;
     driven_bitmap_to_queue<<<grid((words + kBitmapWords - 1) / kBitmapWords), kBlock, 0, stream_>>>(view_, words);
@@ -391,19 +432,21 @@ void CudaEngine::queue_top_down_branch(LevelPath path) {
   driven_frontier_scan<<<scan_blocks_, kSmallScanThreads, 0, stream_>>>(view_, degrees_.data(), chunk_sums_.data(),
                                                                         scan_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
-  const std::size_t shared = append_shared_bytes(part_.parts);
   if (part_.parts > 1)
     driven_top_down<true><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
   else
     driven_top_down<false><<<sms_ * 8, kBlock, shared, stream_>>>(view_, scan_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
-  if (window_) {
-    queue_share(0, false, false, true);
-    driven_apply_shared<<<sms_ * 8, kBlock, append_shared_bytes(1), stream_>>>(
-        view_, reinterpret_cast<const uint2*>(window_->local() + layout_.receive), layout_.slot_pairs,
-        shared_table(0), row_words_);
-    TESSERA_CUDA_CHECK_LAUNCH();
-  }
+  if (window_) queue_claims(sms_ * 8);
+}
+
+// With peer memory: the share that delivers the pairs, then their claims by `blocks` blocks.
+void CudaEngine::queue_claims(int blocks) {
+  queue_share(0, false, false, true);
+  driven_apply_shared<<<blocks, kBlock, append_shared_bytes(1), stream_>>>(
+      view_, reinterpret_cast<const uint2*>(window_->local() + layout_.receive), layout_.slot_pairs, shared_table(0),
+      row_words_);
+  TESSERA_CUDA_CHECK_LAUNCH();
 }
 
 void CudaEngine::queue_bottom_up_branch(LevelPath path) {

@@ -25,19 +25,24 @@ struct LevelControl {
   ull status;                   // nonzero: a share's wait timed out (1 + the silent rank), or kRunaway
   long long hub_count;          // delegated hubs in the frontier (View::hub_list)
 };
-// A level's branch, chosen on the device before it starts (level_path): its direction, and
+// A level's branch, chosen on the device before it starts (route_level): its direction, and
 // which of the direction's steps have work. Each branch holds only the kernels it needs: in
-// a graph every kernel node costs about 3 us on an H200 even when it returns at once, and
-// most levels of a search expand a few vertices in about 20 us. The kernels still test their
-// own conditions, so a branch decides what runs, never what is correct.
+// a graph a kernel node costs a few microseconds on an H200 even when it returns at once, and
+// most levels of a search expand a few vertices in 15-20 us. The kernels still test their own
+// conditions, so a branch decides what runs, not what is correct; only the tiny frontier's
+// kernel relies on the route's test (it scans at most kBlock items).
 enum class LevelPath : unsigned {
   bottom_up_from_queue,   // after a top-down level: the queue becomes this rank's words first
   bottom_up,              // after a bottom-up level: the words are the frontier already
   top_down_from_words,    // after a bottom-up level: the words become the queue first
   top_down,               // a queue of more than kSmallFrontier items: scanned by many blocks
-  top_down_small,         // a short queue (most levels): scanned by one block
+  top_down_small,         // a short queue: scanned by one block
+  top_down_tiny,          // at most kBlock items and kTinyBlocks tiles of edges (most levels):
+                          // one kernel of kTinyBlocks blocks, each scanning the items itself
   count
 };
+
+constexpr int kTinyBlocks = 16;  // LevelPath::top_down_tiny's grid, and its limit in tiles
 
 constexpr ull kRunaway = ~0ull;  // more levels than vertices: a bug, not a graph
 
