@@ -198,7 +198,6 @@ __global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::in
   bitmap_to_queue_rounds(my_frontier_words(d), words, d.nl, level_queue(d, c.level), &d.counters->selected);
 }
 
-
 // Item q's edges to expand here: a queued vertex's row, none for a delegated hub (every rank
 // expands its part through hub_list), a listed hub's part of its row on this rank.
 __device__ __forceinline__ std::int64_t item_degree(const View& d, const std::uint32_t* queue, std::int64_t nq,
@@ -278,7 +277,7 @@ static_assert(sizeof(TinyScan::TempStorage) + (kBlock + 1) * sizeof(std::int64_t
 template <bool kDistributed>
 __global__ void __launch_bounds__(kBlock) driven_top_down_tiny(View d) {
   const LevelControl& c = *d.control;
-  const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  const std::int64_t nq = c.queue_size, nh = frontier_hubs(d, c), items = nq + nh;
   if (items > kBlock) __trap();  // excluded by route_level's test
   using Scan = TinyScan;
   __shared__ typename Scan::TempStorage temp;
@@ -290,8 +289,7 @@ __global__ void __launch_bounds__(kBlock) driven_top_down_tiny(View d) {
   if (q < items) scan[q] = before;
   if (threadIdx.x == 0) scan[items] = total;
   __syncthreads();
-  top_down_tiles<kDistributed>(d, queue, scan, nq, frontier_hubs(d, c), level_queue(d, c.level + 1),
-                               static_cast<int>(c.level + 1));
+  top_down_tiles<kDistributed>(d, queue, scan, nq, nh, level_queue(d, c.level + 1), static_cast<int>(c.level + 1));
 }
 
 // Unlike apply_shared (host-driven), the claims add to the row's found and edges from
