@@ -122,17 +122,20 @@ SearchResult SearchDriver::search(std::int64_t root) {
   level_counts();
   HostTimer timer;
   profile_.start_search();
-  const bool on_device = device_loop_ && options_.algorithm != Algorithm::edge_parallel &&
-                         options_.algorithm != Algorithm::serial;
+  bool finish_queued = false;  // a device-driven search queues it before its one wait
   switch (options_.algorithm) {
     case Algorithm::edge_parallel: run_edge_parallel(root, r); break;
     case Algorithm::serial: run_serial(root, r); break;
     default:
-      if (on_device) run_levels_on_device(root, root_degree, r);
-      else run_levels(root, root_degree, r);
+      if (device_loop_) {
+        run_levels_on_device(root, root_degree, r);
+        finish_queued = true;
+      } else {
+        run_levels(root, root_degree, r);
+      }
       break;
   }
-  if (!on_device) backend_->finish_search();  // a device-driven search queued it before its one wait
+  if (!finish_queued) backend_->finish_search();
   backend_->synchronize();
   const double mine = timer.seconds();
   r.seconds = comm::allreduce(ctx_, mine, comm::Op::max);

@@ -61,10 +61,12 @@ CudaEngine::CudaEngine(const LocalGraph& g, std::int64_t eager, const Delegates&
     recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(nl * (p - 1), 1));
     eager_recv_ = DeviceBuffer<uint2>(std::max<std::int64_t>(eager_ * (p - 1), 1));
   }
-  // The top-down kernels' staging without opting in to more than 48 KiB, beside the 8 KiB or
-  // less that the tiny frontier's kernel declares itself (its scan).
-  if (append_shared_bytes(p) + 8 * 1024 > 48 * 1024)
-    throw InputError("the cuda BFS runs on at most 2560 ranks (here: " + std::to_string(p) + ")");
+  // The top-down kernels' staging without opting in to more than 48 KiB, beside what the tiny
+  // frontier's kernel declares itself.
+  constexpr int kMostRanks = static_cast<int>((48 * 1024 - kTinySharedBytes) / append_shared_bytes(1));
+  if (p > kMostRanks)
+    throw InputError("the cuda BFS runs on at most " + std::to_string(kMostRanks) + " ranks (here: " +
+                     std::to_string(p) + ")");
   // Pairs for rank r go to its send region (first pair index: its first vertex).
   std::vector<uint2*> dest(static_cast<std::size_t>(p), nullptr);
   if (p > 1)

@@ -271,8 +271,7 @@ __global__ void __launch_bounds__(kBlock) driven_top_down(View d, const std::int
 // of kTinyBlocks blocks instead of a scan kernel and the full grid; the scan is repeated per
 // block, a few hundred loads from L2.
 using TinyScan = cub::BlockScan<std::int64_t, kBlock>;
-static_assert(sizeof(TinyScan::TempStorage) + (kBlock + 1) * sizeof(std::int64_t) <= 8 * 1024,
-              "the shared memory that CudaEngine's rank limit leaves to driven_top_down_tiny");
+static_assert(sizeof(TinyScan::TempStorage) + (kBlock + 1) * sizeof(std::int64_t) <= kTinySharedBytes);
 
 template <bool kDistributed>
 __global__ void __launch_bounds__(kBlock) driven_top_down_tiny(View d) {

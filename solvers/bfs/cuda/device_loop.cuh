@@ -43,6 +43,9 @@ enum class LevelPath : unsigned {
 };
 
 constexpr int kTinyBlocks = 16;  // LevelPath::top_down_tiny's grid, and its limit in tiles
+// The most static shared memory the tiny branch's kernel declares (its scan); the rank limit
+// (CudaEngine) keeps the top-down staging below 48 KiB beside it.
+constexpr std::size_t kTinySharedBytes = 8 * 1024;
 
 constexpr ull kRunaway = ~0ull;  // more levels than vertices: a bug, not a graph
 
