@@ -21,7 +21,8 @@ if(NOT TESSERA_CUDA STREQUAL "OFF")
     set(CMAKE_CUDA_EXTENSIONS OFF)
     string(APPEND CMAKE_CUDA_FLAGS " --expt-relaxed-constexpr")
     find_package(CUDAToolkit REQUIRED)
-    # The BFS level loop is a CUDA graph with a switch node (CUDA 12.8).
+    # The oldest toolkit tessera supports (built and tested with 13.0; the BFS level loop's
+    # device-launched graphs and stream capture into a graph need at least 12.3).
     if(CUDAToolkit_VERSION VERSION_LESS 12.8)
       message(FATAL_ERROR "tessera needs CUDA 12.8 or newer; found ${CUDAToolkit_VERSION} (${CUDAToolkit_BIN_DIR}). "
                           "Point CMAKE_CUDA_COMPILER at a newer nvcc, or configure with -DTESSERA_CUDA=OFF "

@@ -40,7 +40,7 @@ class Tessera(CMakePackage, CudaPackage):
     depends_on("fmt@9:")
     depends_on("googletest", type="test")
     depends_on("nccl", when="+nccl")
-    depends_on("cuda@12.8:", when="+cuda")  # nvcc with C++20; CUDA graphs with switch nodes (BFS)
+    depends_on("cuda@12.8:", when="+cuda")  # nvcc with C++20; the oldest release supported (docs/install.md)
 
     conflicts("%gcc@:10", msg="tessera is C++20")
 

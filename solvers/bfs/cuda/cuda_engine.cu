@@ -136,6 +136,8 @@ CudaEngine::~CudaEngine() {
   for (cudaEvent_t e : table_copied_)
     if (e) (void)cudaEventDestroy(e);
   if (search_graph_) (void)cudaGraphExecDestroy(search_graph_);
+  for (cudaGraphExec_t level : level_graphs_)
+    if (level) (void)cudaGraphExecDestroy(level);
 }
 
 void CudaEngine::reset() {

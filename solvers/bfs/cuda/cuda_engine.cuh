@@ -19,6 +19,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstddef>
 #include <cstdint>
@@ -146,8 +147,8 @@ class CudaEngine final : public SearchBackend, public PeerExchange, public Devic
   void queue_bottom_up_branch(LevelPath path);
   void queue_claims(int blocks);
   template <class Queue>
-  cudaGraphNode_t capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue);
-  void build_level(cudaGraph_t g, cudaGraphConditionalHandle loop, cudaGraphConditionalHandle path);
+  void capture_into(cudaGraph_t g, Queue queue);
+  void build_level(cudaGraph_t g, LevelPath path, const cudaGraphExec_t* levels);
   void make_graph();
 
   void clear(bool whole_row, bool counters);
@@ -185,14 +186,16 @@ class CudaEngine final : public SearchBackend, public PeerExchange, public Devic
   DeviceBuffer<Counters> counters_;
   PinnedBuffer<Counters> host_counters_;
   // Device-driven searches: the loop's state, the share count (the shares' sequence numbers),
-  // the frontier scan's per-block sums, the search graph (made at the first search) and the
+  // the frontier scan's per-block sums, the search's graphs (made at the first search) and the
   // levels' clock readings.
   DeviceBuffer<LevelControl> control_;
   PinnedBuffer<LevelControl> host_control_;
   DeviceBuffer<ull> shares_on_device_;
   DeviceBuffer<std::int64_t> chunk_sums_;
   int scan_blocks_ = 1;
-  cudaGraphExec_t search_graph_ = nullptr;
+  cudaGraphExec_t search_graph_ = nullptr;  // routes the first level
+  std::array<cudaGraphExec_t, static_cast<std::size_t>(LevelPath::count)> level_graphs_{};  // one per LevelPath
+  DeviceBuffer<cudaGraphExec_t> level_graph_table_;  // their handles, for the kernels that launch them
   DeviceBuffer<LevelStamp> stamps_;  // View::stamps
   DeviceBuffer<unsigned char> cub_scratch_;
   // Delegated hubs (delegates.hpp): their count, degree (INT64_MAX: none), this rank's, and

@@ -70,6 +70,7 @@ __global__ void begin_levels_kernel(View d, std::int64_t root, std::int64_t root
     c.level = 0;
     c.frontier_is_queue = 1;
     c.done = 0;
+    c.launch_error = 0;
     c.rule = rule;
     c.alpha = alpha;
     c.beta = beta;
@@ -107,9 +108,9 @@ __device__ __forceinline__ std::int64_t frontier_hubs(const View& d, const Level
   return d.hub_words ? c.hub_count : 0;
 }
 
-// The branch of the level about to run (LevelPath), and the start of its clock readings.
-__device__ __forceinline__ void route_level(const View& d, const LevelControl& c, cudaGraphConditionalHandle path,
-                                            ull now) {
+// The branch of the level about to run (LevelPath), the start of its clock readings, and the
+// tail launch of the branch's graph (it starts when the graph of the calling kernel ends).
+__device__ __forceinline__ void route_level(const View& d, LevelControl& c, const cudaGraphExec_t* levels, ull now) {
   LevelPath p;
   if (c.bottom_up) p = c.frontier_is_queue ? LevelPath::bottom_up_from_queue : LevelPath::bottom_up;
   else if (!c.frontier_is_queue) p = LevelPath::top_down_from_words;
@@ -118,7 +119,6 @@ __device__ __forceinline__ void route_level(const View& d, const LevelControl& c
     if (items <= kBlock && c.frontier_edges <= kTinyBlocks * kTile) p = LevelPath::top_down_tiny;
     else p = items > kSmallFrontier ? LevelPath::top_down : LevelPath::top_down_small;
   }
-  cudaGraphSetConditional(path, static_cast<unsigned>(p));
   if (c.level < kStampedLevels) {
     LevelStamp& s = d.stamps[c.level];
     s = LevelStamp{};
@@ -127,19 +127,24 @@ __device__ __forceinline__ void route_level(const View& d, const LevelControl& c
     s.edges = c.frontier_edges;
     s.bottom_up = c.bottom_up;
   }
+  const cudaError_t launched = cudaGraphLaunch(levels[static_cast<unsigned>(p)], cudaStreamGraphTailLaunch);
+  if (launched != cudaSuccess) {  // the search ends here; level_state reports it
+    c.launch_error = static_cast<int>(launched);
+    c.done = 1;
+  }
 }
 
 // Before the first level (each later level is routed by the conclusion of the one before).
-__global__ void route_first_level(View d, cudaGraphConditionalHandle path) {
-  route_level(d, *d.control, path, comm::peer::global_nanoseconds());
+__global__ void route_first_level(View d, const cudaGraphExec_t* levels) {
+  route_level(d, *d.control, levels, comm::peer::global_nanoseconds());
 }
 
 // The level's totals from the table (every rank's row, after the level's last share; on one
 // rank, its own table): this rank's next frontier, the end of the search or the next level and
-// its direction. Then the next level's row and counters start from zero. It sets the while node's
-// condition (go on unless done) and routes the next level.
+// its direction. Then the next level's row and counters start from zero, and unless the search
+// is done the next level is routed.
 __global__ void conclude_level(View d, const ull* table, int row_words, const ull* wait_status,
-                               cudaGraphConditionalHandle loop, cudaGraphConditionalHandle path) {
+                               const cudaGraphExec_t* levels) {
   LevelControl& c = *d.control;
   LevelStamp* stamp = nullptr;  // thread 0's
   if (threadIdx.x == 0) {
@@ -179,7 +184,6 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
         c.bottom_up = next_bottom_up(c.bottom_up, c.frontier_vertices, c.previous_vertices, c.frontier_edges,
                                      c.unexplored_edges, static_cast<double>(d.n), c.alpha, c.beta);
     }
-    cudaGraphSetConditional(loop, c.done ? 0u : 1u);
   }
   __syncthreads();  // on one rank the table holds the row cleared here
   if (d.hub_words && !c.done && !c.bottom_up && c.hub_count > 0) list_frontier_hubs(d, c);  // the hubs reached
@@ -187,7 +191,7 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
   if (threadIdx.x == 0) {
     const ull now = comm::peer::global_nanoseconds();
     if (stamp) stamp->end = now;
-    if (!c.done) route_level(d, c, path, now);  // after list_frontier_hubs: its count decides too
+    if (!c.done) route_level(d, c, levels, now);  // after list_frontier_hubs: its count decides too
   }
 }
 
@@ -340,9 +344,15 @@ class GraphDraft {
   GraphDraft(const GraphDraft&) = delete;
   GraphDraft& operator=(const GraphDraft&) = delete;
   cudaGraph_t get() const { return g_; }
-  cudaGraphExec_t instantiate() const {
+  // Instantiated for launch from the device too (a kernel's tail launch), and uploaded.
+  cudaGraphExec_t instantiate_for_device(cudaStream_t stream) const {
     cudaGraphExec_t exec = nullptr;
-    TESSERA_CUDA_CHECK(cudaGraphInstantiate(&exec, g_, 0));
+    TESSERA_CUDA_CHECK(cudaGraphInstantiateWithFlags(&exec, g_, cudaGraphInstantiateFlagDeviceLaunch));
+    const cudaError_t uploaded = cudaGraphUpload(exec, stream);
+    if (uploaded != cudaSuccess) {
+      (void)cudaGraphExecDestroy(exec);
+      TESSERA_CUDA_CHECK(uploaded);
+    }
     return exec;
   }
 
@@ -366,6 +376,10 @@ LevelState CudaEngine::level_state() {
   stream_.synchronize();
   const LevelControl& c = *host_control_.data();
   if (c.status == kRunaway) throw std::logic_error("bfs: the device-driven search ran more levels than vertices");
+  if (c.launch_error != 0)
+    throw std::runtime_error("bfs: the device-driven search could not launch level " + std::to_string(c.level) +
+                             "'s graph from the device: " +
+                             cudaGetErrorString(static_cast<cudaError_t>(c.launch_error)));
   throw_if_wait_failed(c.status);
   LevelState s;
   s.done = c.done != 0;
@@ -463,12 +477,10 @@ void CudaEngine::queue_bottom_up_branch(LevelPath path) {
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
-// Captures what `queue` launches on the stream into graph g, after node `after` (if any);
-// returns the last node captured.
+// Captures what `queue` launches on the stream into the empty graph g.
 template <class Queue>
-cudaGraphNode_t CudaEngine::capture_into(cudaGraph_t g, const cudaGraphNode_t* after, Queue queue) {
-  TESSERA_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, g, after, nullptr, after ? 1 : 0,
-                                                   cudaStreamCaptureModeThreadLocal));
+void CudaEngine::capture_into(cudaGraph_t g, Queue queue) {
+  TESSERA_CUDA_CHECK(cudaStreamBeginCaptureToGraph(stream_, g, nullptr, nullptr, 0, cudaStreamCaptureModeThreadLocal));
   try {
     queue();
   } catch (...) {
@@ -476,63 +488,39 @@ cudaGraphNode_t CudaEngine::capture_into(cudaGraph_t g, const cudaGraphNode_t* a
     (void)cudaStreamEndCapture(stream_, &ignored);
     throw;
   }
-  cudaStreamCaptureStatus status{};
-  const cudaGraphNode_t* last = nullptr;
-  std::size_t count = 0;
-  TESSERA_CUDA_CHECK(cudaStreamGetCaptureInfo(stream_, &status, nullptr, nullptr, &last, nullptr, &count));
-  const cudaGraphNode_t node = count > 0 ? last[count - 1] : nullptr;
   TESSERA_CUDA_CHECK(cudaStreamEndCapture(stream_, &g));
-  return node;
 }
 
-// One level into the empty graph g: a switch node over the LevelPath branches, then the
-// level's last share and conclude_level (which sets the while node's `loop` and routes the
-// next level through `path`).
-void CudaEngine::build_level(cudaGraph_t g, cudaGraphConditionalHandle loop, cudaGraphConditionalHandle path) {
-  cudaGraphNodeParams p{};
-  p.type = cudaGraphNodeTypeConditional;
-  p.conditional.handle = path;
-  p.conditional.type = cudaGraphCondTypeSwitch;
-  p.conditional.size = static_cast<unsigned>(LevelPath::count);  // body k runs when the value is k
-  cudaGraphNode_t branches = nullptr;
-  TESSERA_CUDA_CHECK(cudaGraphAddNode(&branches, g, nullptr, nullptr, 0, &p));
-  for (unsigned k = 0; k < p.conditional.size; ++k) {
-    const auto branch = static_cast<LevelPath>(k);
-    const bool bottom_up = branch == LevelPath::bottom_up_from_queue || branch == LevelPath::bottom_up;
-    capture_into(p.conditional.phGraph_out[k], nullptr, [&] {
-      if (bottom_up) queue_bottom_up_branch(branch);
-      else queue_top_down_branch(branch);
-    });
-  }
-  capture_into(g, &branches, [&] {
+// One level of branch `path` into the empty graph g: the branch's steps, the level's last
+// share and conclude_level (which launches the next level's graph from `levels`).
+void CudaEngine::build_level(cudaGraph_t g, LevelPath path, const cudaGraphExec_t* levels) {
+  capture_into(g, [&] {
+    if (path == LevelPath::bottom_up_from_queue || path == LevelPath::bottom_up) queue_bottom_up_branch(path);
+    else queue_top_down_branch(path);
     if (window_) queue_share(1, false, true, true);  // the level's last share carries the hubs it found
     conclude_level<<<1, kConcludeThreads, 0, stream_>>>(view_, window_ ? shared_table(1) : table_.data(), row_words_,
-                                                        window_ ? window_->view().status : nullptr, loop, path);
+                                                        window_ ? window_->view().status : nullptr, levels);
     TESSERA_CUDA_CHECK_LAUNCH();
   });
 }
 
-// The search graph: the first level's route, then a while node around a level.
+// The graphs of a search: one per branch, their handles on the device, and the search's
+// start, which routes the first level.
 void CudaEngine::make_graph() {
   stream_.synchronize();  // captures begin on an idle stream
+  level_graph_table_ = DeviceBuffer<cudaGraphExec_t>(level_graphs_.size());
+  for (std::size_t k = 0; k < level_graphs_.size(); ++k) {
+    GraphDraft level;
+    build_level(level.get(), static_cast<LevelPath>(k), level_graph_table_.data());
+    level_graphs_[k] = level.instantiate_for_device(stream_);
+  }
+  level_graph_table_.upload(std::span<const cudaGraphExec_t>(level_graphs_.data(), level_graphs_.size()));
   GraphDraft search;
-  const cudaGraph_t g = search.get();
-  cudaGraphConditionalHandle loop = 0, path = 0;
-  TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&loop, g, 1, cudaGraphCondAssignDefault));
-  TESSERA_CUDA_CHECK(cudaGraphConditionalHandleCreate(&path, g, 0, 0));  // set on the device before each level
-  const cudaGraphNode_t route = capture_into(g, nullptr, [&] {
-    route_first_level<<<1, 1, 0, stream_>>>(view_, path);
+  capture_into(search.get(), [&] {
+    route_first_level<<<1, 1, 0, stream_>>>(view_, level_graph_table_.data());
     TESSERA_CUDA_CHECK_LAUNCH();
   });
-  cudaGraphNodeParams p{};
-  p.type = cudaGraphNodeTypeConditional;
-  p.conditional.handle = loop;
-  p.conditional.type = cudaGraphCondTypeWhile;
-  p.conditional.size = 1;
-  cudaGraphNode_t node = nullptr;
-  TESSERA_CUDA_CHECK(cudaGraphAddNode(&node, g, &route, nullptr, 1, &p));
-  build_level(p.conditional.phGraph_out[0], loop, path);
-  search_graph_ = search.instantiate();
+  search_graph_ = search.instantiate_for_device(stream_);
 }
 
 }  // namespace tessera::bfs::gpu

@@ -8,15 +8,18 @@ namespace tessera::bfs::gpu {
 //
 // On one rank, or with peer memory, the GPU runs search.cpp's level loop itself. LevelControl
 // holds what the host loop keeps; conclude_level updates it from the level table after each
-// level (Beamer's rule, next_bottom_up, decides there) and a search is one CUDA graph: a while
-// node around one level, whose switch node takes one of the LevelPath branches (the same
-// steps and shares as the host-driven search queues). The two queues are the frontiers of
+// level (Beamer's rule, next_bottom_up, decides there). Each LevelPath branch is a graph of its
+// own, instantiated for launch from the device: the branch's steps and shares (the same as the
+// host-driven search queues), the level's last share and conclude_level, which tail-launches
+// the next level's branch unless the search is done. A search is the chain of its levels'
+// graphs; the stream sees it end when the last one does. The two queues are the frontiers of
 // even and odd levels, picked by the level in the state.
 struct LevelControl {
   long long level;              // the level running (after conclude_level: the next one)
   int bottom_up;                // its direction
   int frontier_is_queue;        // this rank's frontier: its queue, else its words of the bitmap
-  int done;                     // the last level found nothing, or a share's wait failed
+  int done;                     // the last level found nothing, a share's wait failed or a launch did
+  int launch_error;             // a cudaError_t: the next level's graph could not be launched
   int rule;                     // Algorithm: direction_optimizing, top_down or bottom_up
   double alpha, beta;
   long long frontier_vertices, frontier_edges, previous_vertices, unexplored_edges;
@@ -26,11 +29,12 @@ struct LevelControl {
   long long hub_count;          // delegated hubs in the frontier (View::hub_list)
 };
 // A level's branch, chosen on the device before it starts (route_level): its direction, and
-// which of the direction's steps have work. Each branch holds only the kernels it needs: in
-// a graph a kernel node costs a few microseconds on an H200 even when it returns at once, and
-// most levels of a search expand a few vertices in 15-20 us. The kernels still test their own
-// conditions, so a branch decides what runs, not what is correct; only the tiny frontier's
-// kernel relies on the route's test (it scans at most kBlock items).
+// which of the direction's steps have work. Each branch holds only the kernels it needs: most
+// levels of a search expand a few vertices, and there a kernel that returns at once still
+// costs its launch. The kernels test their own conditions too, so a branch decides what runs,
+// not what is correct; only the tiny frontier's kernel relies on the route's test (it scans at
+// most kBlock items). Picking the branch by a tail launch costs about 4 us a level on an H200;
+// a while node around a switch node over the same branches cost about 10 (docs/bfs.md).
 enum class LevelPath : unsigned {
   bottom_up_from_queue,   // after a top-down level: the queue becomes this rank's words first
   bottom_up,              // after a bottom-up level: the words are the frontier already
