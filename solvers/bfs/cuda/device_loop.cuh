@@ -33,8 +33,8 @@ struct LevelControl {
 // levels of a search expand a few vertices, and there a kernel that returns at once still
 // costs its launch. The kernels test their own conditions too, so a branch decides what runs,
 // not what is correct; only the tiny frontier's kernel relies on the route's test (it scans at
-// most kBlock items). Picking the branch by a tail launch costs about 4 us a level on an H200;
-// a while node around a switch node over the same branches cost about 10 (docs/bfs.md).
+// most kBlock items). A level started by a tail launch costs about 5 us before it does any
+// work on an H200; a while node around a switch node over the same branches cost 10 (docs/bfs.md).
 enum class LevelPath : unsigned {
   bottom_up_from_queue,   // after a top-down level: the queue becomes this rank's words first
   bottom_up,              // after a bottom-up level: the words are the frontier already
