@@ -508,6 +508,10 @@ void CudaEngine::build_level(cudaGraph_t g, LevelPath path, const cudaGraphExec_
 // start, which routes the first level.
 void CudaEngine::make_graph() {
   stream_.synchronize();  // captures begin on an idle stream
+  for (cudaGraphExec_t& level : level_graphs_) {  // left by an attempt that failed part-way
+    if (level) (void)cudaGraphExecDestroy(level);
+    level = nullptr;
+  }
   level_graph_table_ = DeviceBuffer<cudaGraphExec_t>(level_graphs_.size());
   for (std::size_t k = 0; k < level_graphs_.size(); ++k) {
     GraphDraft level;
