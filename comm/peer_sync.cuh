@@ -14,8 +14,8 @@
 
 namespace tessera::comm::peer {
 
-__device__ __forceinline__ void store_release(unsigned long long* p, unsigned long long v) {
-  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+__device__ __forceinline__ void store_relaxed(unsigned long long* p, unsigned long long v) {
+  asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 
 __device__ __forceinline__ unsigned long long load_acquire(const unsigned long long* p) {
@@ -35,10 +35,13 @@ __device__ __forceinline__ unsigned long long global_nanoseconds() {
 // atomic of its thread 0 after the barrier, as cooperative groups' grid sync does at GPU
 // scope: the barrier orders the block's stores before that thread's release, and release is
 // cumulative, so one release at system scope covers all of them (256 fences per block cost
-// more). Acquire as well: the last block then sees every block's stores.
+// more). Acquire as well: the last block then sees every block's stores. A grid of one block
+// needs only the barrier (signal's fence then covers the block's stores): each system-scope
+// operation costs a microsecond or so, and most shares of a search are one block.
 __device__ __forceinline__ bool last_block_done(const PeerView& v) {
   __shared__ bool last;
   __syncthreads();
+  if (gridDim.x * gridDim.y * gridDim.z == 1) return threadIdx.x == 0;
   if (threadIdx.x == 0) {
     unsigned int before;
     asm volatile("atom.acq_rel.sys.global.add.u32 %0, [%1], 1;" : "=r"(before) : "l"(v.arrivals) : "memory");
@@ -51,11 +54,13 @@ __device__ __forceinline__ bool last_block_done(const PeerView& v) {
 
 // One thread: tells every other rank that this rank's stores up to here are done (sequence
 // number `seq`). The fence makes them visible first: it lasts until the stores of this and
-// earlier kernels to other GPUs have landed.
+// earlier kernels to other GPUs have landed. A fence followed by a strong (relaxed) store is a
+// release in PTX's memory model, so one fence serves every rank's flag; a release store per
+// rank would fence again for each.
 __device__ __forceinline__ void signal(const PeerView& v, unsigned long long seq) {
   __threadfence_system();
   for (int r = 0; r < v.ranks; ++r)
-    if (r != v.me) store_release(v.flags[r] + v.me, seq);
+    if (r != v.me) store_relaxed(v.flags[r] + v.me, seq);
 }
 
 // One thread: waits until every other rank has signalled `seq`. A wait longer than

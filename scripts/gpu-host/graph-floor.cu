@@ -69,6 +69,19 @@ double per_level(cudaGraphExec_t exec) {
   return best * 1e3 / kLevels;
 }
 
+// Adds a conditional node of `type` with `bodies` bodies to g (no dependencies); returns the node
+// and its parameters, whose phGraph_out are the bodies.
+cudaGraphNodeParams add_conditional(cudaGraph_t g, cudaGraphConditionalHandle handle, cudaGraphConditionalNodeType type,
+                                    unsigned bodies, cudaGraphNode_t* node) {
+  cudaGraphNodeParams p{};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = handle;
+  p.conditional.type = type;
+  p.conditional.size = bodies;
+  CHECK(cudaGraphAddNode(node, g, nullptr, nullptr, 0, &p));
+  return p;
+}
+
 // A while node around the level; with `switched`, the idle kernel sits in branch 0 (of 6) of
 // a switch node, as the BFS branches did before the thirteenth session.
 double while_loop(bool idle_kernel, bool switched) {
@@ -77,22 +90,11 @@ double while_loop(bool idle_kernel, bool switched) {
   cudaGraphConditionalHandle loop, branch = 0;
   CHECK(cudaGraphConditionalHandleCreate(&loop, g, 1, cudaGraphCondAssignDefault));
   if (switched) CHECK(cudaGraphConditionalHandleCreate(&branch, g, 0, cudaGraphCondAssignDefault));
-  cudaGraphNodeParams w{};
-  w.type = cudaGraphNodeTypeConditional;
-  w.conditional.handle = loop;
-  w.conditional.type = cudaGraphCondTypeWhile;
-  w.conditional.size = 1;
   cudaGraphNode_t node;
-  CHECK(cudaGraphAddNode(&node, g, nullptr, nullptr, 0, &w));
-  const cudaGraph_t body = w.conditional.phGraph_out[0];
+  const cudaGraph_t body = add_conditional(g, loop, cudaGraphCondTypeWhile, 1, &node).conditional.phGraph_out[0];
   if (switched) {
-    cudaGraphNodeParams s{};
-    s.type = cudaGraphNodeTypeConditional;
-    s.conditional.handle = branch;
-    s.conditional.type = cudaGraphCondTypeSwitch;
-    s.conditional.size = 6;
     cudaGraphNode_t sw;
-    CHECK(cudaGraphAddNode(&sw, body, nullptr, nullptr, 0, &s));
+    const cudaGraphNodeParams s = add_conditional(body, branch, cudaGraphCondTypeSwitch, 6, &sw);
     for (unsigned k = 0; k < s.conditional.size; ++k) capture(s.conditional.phGraph_out[k], [] { idle<<<16, 256, 0, stream>>>(sink); });
     capture(body, [&] { count_down<<<1, 256, 0, stream>>>(loop); }, &sw);
   } else {

@@ -1,8 +1,9 @@
 // comm::PeerWindow and the device helpers of comm/peer_sync.cuh, run for P = 1..4 ranks on a
 // GPU host: the window is zeroed and mapped for every rank; a kernel that stores into every
 // rank's window and then signals (last_block_done + signal_and_wait) leaves every rank's data
-// in every window once it has finished; sequence numbers advance over rounds queued back to
-// back with no host barrier; and the wait really waits for a rank that signals late. Without
+// in every window once it has finished, with many blocks or one; sequence numbers advance over
+// rounds queued back to back with no host barrier; and the wait really waits for a rank that
+// signals late. Without
 // a GPU, or where the ranks cannot map each other's memory (different nodes), every test skips.
 //
 // Every rank sends a disjoint slice to every rank (itself included): sender r stores its slice
@@ -76,9 +77,9 @@ __global__ void __launch_bounds__(kThreads)
 }
 
 void launch_scatter(PeerWindow& window, const unsigned char* src, std::size_t chunk, std::size_t offset,
-                    unsigned long long delay_ns, cudaStream_t stream) {
-  scatter_and_signal<<<kBlocks, kThreads, 0, stream>>>(window.view(), src, chunk, offset, window.next_sequence(),
-                                                       delay_ns);
+                    unsigned long long delay_ns, cudaStream_t stream, unsigned blocks = kBlocks) {
+  scatter_and_signal<<<blocks, kThreads, 0, stream>>>(window.view(), src, chunk, offset, window.next_sequence(),
+                                                      delay_ns);
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
@@ -175,7 +176,8 @@ TEST_F(PeerWindowGpu, RoundsQueuedBackToBackSeeTheirOwnData) {
   // this rank has signalled k, possibly before this rank's download of round k has run, so
   // round k + 1 must not store where round k is still to be read. Round k + 2 may reuse the
   // half: a peer reaches it only after this rank's signal of round k + 1, which this rank's
-  // stream gives after the download of round k.
+  // stream gives after the download of round k. Odd rounds run one block, which signals
+  // without the blocks' arrival count (last_block_done).
   PeerWindow window(ctx, 2 * kWindowBytes);
   std::vector<DeviceBuffer<unsigned char>> src;
   for (int k = 0; k < kRounds; ++k) src.push_back(upload_outgoing(chunk, 10 + k, stream));
@@ -183,7 +185,7 @@ TEST_F(PeerWindowGpu, RoundsQueuedBackToBackSeeTheirOwnData) {
 
   for (int k = 0; k < kRounds; ++k) {
     const std::size_t half = (k % 2) * kWindowBytes;
-    launch_scatter(window, src[k].data(), chunk, half, 0, stream);
+    launch_scatter(window, src[k].data(), chunk, half, 0, stream, k % 2 ? 1u : kBlocks);
     TESSERA_CUDA_CHECK(cudaMemcpyAsync(got.data() + k * kWindowBytes, window.local() + half, kWindowBytes,
                                        cudaMemcpyDeviceToHost, stream));
   }
