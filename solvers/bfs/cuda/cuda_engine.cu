@@ -178,13 +178,13 @@ void CudaEngine::start(std::int64_t root) {
 void CudaEngine::top_down(int level) {
   const std::int64_t nq = queue_size_;
   if (nq > 0 && nq <= kSmallFrontier) {
-    launch_small_frontier_scan({1, kSmallScanThreads, 0, stream_}, view_, queue_.data(), nq, scan_.data(),
+    launch_small_frontier_scan({1, kSmallScanThreads, 0, stream_}, view_, queue_.data(), nq, level, scan_.data(),
                                row_words_);
   } else {
     clear(true, true);
   }
   if (nq > kSmallFrontier) {
-    launch_frontier_degrees({grid(nq + 1), kBlock, 0, stream_}, view_, queue_.data(), nq, degrees_.data());
+    launch_frontier_degrees({grid(nq + 1), kBlock, 0, stream_}, view_, queue_.data(), nq, level, degrees_.data());
     std::size_t bytes = cub_scratch_.size();
     TESSERA_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(cub_scratch_.data(), bytes, degrees_.data(), scan_.data(),
                                                      nq + 1, stream_.get()));

@@ -205,9 +205,9 @@ __global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::in
 // Item q's edges to expand here: a queued vertex's row, none for a delegated hub (every rank
 // expands its part through hub_list), a listed hub's part of its row on this rank.
 __device__ __forceinline__ std::int64_t item_degree(const View& d, const std::uint32_t* queue, std::int64_t nq,
-                                                    std::int64_t q) {
+                                                    std::int64_t q, int level) {
   if (q < nq) {
-    const std::int64_t degree = queued_degree(d, queue, q);
+    const std::int64_t degree = expanded_degree(d, queue, q, level);
     return degree >= d.hub_degree ? 0 : degree;
   }
   const std::uint32_t k = d.hub_list[q - nq];
@@ -221,12 +221,13 @@ __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_sums(View d
                                                                          std::int64_t* sums) {
   const LevelControl& c = *d.control;
   const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  const int level = static_cast<int>(c.level);
   if (items <= kSmallFrontier) return;
   const std::uint32_t* queue = level_queue(d, c.level);
   const Range chunk = block_range(items, static_cast<int>(gridDim.x), static_cast<int>(blockIdx.x));
   std::int64_t sum = 0;
   for (std::int64_t q = chunk.begin + threadIdx.x; q < chunk.begin + chunk.count; q += blockDim.x) {
-    degrees[q] = item_degree(d, queue, nq, q);
+    degrees[q] = item_degree(d, queue, nq, q, level);
     sum += degrees[q];
   }
   using Reduce = cub::BlockReduce<std::int64_t, kSmallScanThreads>;
@@ -240,11 +241,12 @@ __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_scan(View d
                                                                          std::int64_t* scan) {
   const LevelControl& c = *d.control;
   const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  const int level = static_cast<int>(c.level);
   if (items <= kSmallFrontier) {
     if (blockIdx.x == 0) {
       const std::uint32_t* queue = level_queue(d, c.level);
       const std::int64_t total =
-          block_scan_range(0, items, 0, [&](std::int64_t q) { return item_degree(d, queue, nq, q); }, scan);
+          block_scan_range(0, items, 0, [&](std::int64_t q) { return item_degree(d, queue, nq, q, level); }, scan);
       if (threadIdx.x == 0) scan[items] = total;
     }
     return;
@@ -281,13 +283,14 @@ template <bool kDistributed>
 __global__ void __launch_bounds__(kBlock) driven_top_down_tiny(View d) {
   const LevelControl& c = *d.control;
   const std::int64_t nq = c.queue_size, nh = frontier_hubs(d, c), items = nq + nh;
+  const int level = static_cast<int>(c.level);
   if (items > kBlock) __trap();  // excluded by route_level's test
   using Scan = TinyScan;
   __shared__ typename Scan::TempStorage temp;
   __shared__ std::int64_t scan[kBlock + 1];
   const std::uint32_t* queue = level_queue(d, c.level);
   const std::int64_t q = threadIdx.x;
-  std::int64_t before = q < items ? item_degree(d, queue, nq, q) : 0, total = 0;
+  std::int64_t before = q < items ? item_degree(d, queue, nq, q, level) : 0, total = 0;
   Scan(temp).ExclusiveSum(before, before, total);
   if (q < items) scan[q] = before;
   if (threadIdx.x == 0) scan[items] = total;

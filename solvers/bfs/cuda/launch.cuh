@@ -24,10 +24,10 @@ struct Launch {
 };
 
 // top_down.cu
-void launch_frontier_degrees(const Launch& l, const View& d, const std::uint32_t* queue, std::int64_t nq,
+void launch_frontier_degrees(const Launch& l, const View& d, const std::uint32_t* queue, std::int64_t nq, int level,
                              std::int64_t* degrees);
 void launch_small_frontier_scan(const Launch& l, const View& d, const std::uint32_t* queue, std::int64_t nq,
-                                std::int64_t* scan, int row_words);
+                                int level, std::int64_t* scan, int row_words);
 void launch_top_down(const Launch& l, bool distributed, const View& d, const std::uint32_t* queue,
                      const std::int64_t* scan, std::int64_t nq, std::uint32_t* next_queue, int next_level);
 void launch_apply_received(const Launch& l, const View& d, const uint2* pairs, std::int64_t count,

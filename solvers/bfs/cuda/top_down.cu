@@ -6,18 +6,19 @@
 namespace tessera::bfs::gpu {
 namespace {
 
-__global__ void frontier_degrees(View d, const std::uint32_t* queue, std::int64_t nq, std::int64_t* degrees) {
+__global__ void frontier_degrees(View d, const std::uint32_t* queue, std::int64_t nq, int level,
+                                 std::int64_t* degrees) {
   for (std::int64_t i = blockIdx.x * static_cast<std::int64_t>(blockDim.x) + threadIdx.x; i <= nq;
        i += static_cast<std::int64_t>(gridDim.x) * blockDim.x) {
-    degrees[i] = i < nq ? d.offsets[queue[i] + 1] - d.offsets[queue[i]] : 0;
+    degrees[i] = i < nq ? expanded_degree(d, queue, i, level) : 0;
   }
 }
 
 __global__ void __launch_bounds__(kSmallScanThreads) small_frontier_scan(View d, const std::uint32_t* queue,
-                                                                       std::int64_t nq, std::int64_t* scan,
-                                                                       int row_words) {
+                                                                       std::int64_t nq, int level,
+                                                                       std::int64_t* scan, int row_words) {
   const std::int64_t total =
-      block_scan_range(0, nq, 0, [&](std::int64_t q) { return queued_degree(d, queue, q); }, scan);
+      block_scan_range(0, nq, 0, [&](std::int64_t q) { return expanded_degree(d, queue, q, level); }, scan);
   if (threadIdx.x == 0) scan[nq] = total;
   clear_row_and_counters(d, row_words);
 }
@@ -59,15 +60,15 @@ __global__ void __launch_bounds__(kBlock) apply_eager_kernel(View d, const uint2
 
 }  // namespace
 
-void launch_frontier_degrees(const Launch& l, const View& d, const std::uint32_t* queue, std::int64_t nq,
+void launch_frontier_degrees(const Launch& l, const View& d, const std::uint32_t* queue, std::int64_t nq, int level,
                              std::int64_t* degrees) {
-  frontier_degrees<<<l.grid, l.block, l.shared, l.stream>>>(d, queue, nq, degrees);
+  frontier_degrees<<<l.grid, l.block, l.shared, l.stream>>>(d, queue, nq, level, degrees);
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
 void launch_small_frontier_scan(const Launch& l, const View& d, const std::uint32_t* queue, std::int64_t nq,
-                                std::int64_t* scan, int row_words) {
-  small_frontier_scan<<<l.grid, l.block, l.shared, l.stream>>>(d, queue, nq, scan, row_words);
+                                int level, std::int64_t* scan, int row_words) {
+  small_frontier_scan<<<l.grid, l.block, l.shared, l.stream>>>(d, queue, nq, level, scan, row_words);
   TESSERA_CUDA_CHECK_LAUNCH();
 }
 
