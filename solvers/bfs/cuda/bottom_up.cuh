@@ -9,6 +9,8 @@
 // list that a second kernel scans a warp per vertex, 32 neighbours per step.
 #include <cub/cub.cuh>
 
+#include <type_traits>
+
 #include "solvers/bfs/cuda/common.cuh"
 
 namespace tessera::bfs::gpu {
@@ -92,11 +94,17 @@ __device__ __forceinline__ void bottom_up_long_rows(const View& d, int next_leve
 // and one atomic per block and round takes the block's range of the queue (reading the words
 // is the whole cost: 4 MiB at scale 26 on one rank, against a compaction over every vertex id).
 // The queue holds the vertices of a word in order, the words of a block in order, blocks in
-// the order they finish.
+// the order they finish. With a `keep` other than KeepEvery, only the vertices it accepts.
 constexpr int kBitmapWords = 4;
 
+struct KeepEvery {
+  __device__ bool operator()(std::int64_t) const { return true; }
+};
+
+template <class Keep = KeepEvery>
 __device__ __forceinline__ void bitmap_to_queue_rounds(const std::uint32_t* words, std::int64_t nwords,
-                                                       std::int64_t nl, std::uint32_t* queue, ull* size) {
+                                                       std::int64_t nl, std::uint32_t* queue, ull* size,
+                                                       Keep keep = {}) {
   using Scan = cub::BlockScan<unsigned, kBlock>;
   __shared__ typename Scan::TempStorage temp;
   __shared__ ull block_base;
@@ -108,6 +116,12 @@ __device__ __forceinline__ void bitmap_to_queue_rounds(const std::uint32_t* word
     for (int k = 0; k < kBitmapWords; ++k) {
       const std::int64_t i = first + static_cast<std::int64_t>(threadIdx.x) * kBitmapWords + k;
       w[k] = i < nwords ? words[i] : 0u;
+      if constexpr (!std::is_same_v<Keep, KeepEvery>) {
+        for (std::uint32_t bits = w[k]; bits; bits &= bits - 1) {
+          const std::int64_t v = i * 32 + __ffs(bits) - 1;
+          if (v < nl && !keep(v)) w[k] &= ~(bits & (0u - bits));  // its lowest bit
+        }
+      }
       count += __popc(w[k]);
     }
     unsigned offset = 0, total = 0;

@@ -195,21 +195,36 @@ __global__ void conclude_level(View d, const ull* table, int row_words, const ul
   }
 }
 
-// Top-down branch. After a bottom-up level the frontier is this rank's words: as a queue first.
+// The edges owned vertex v expands here at `level`: its row (expanded_row), or none for a
+// delegated hub (every rank expands its part through hub_list).
+__device__ __forceinline__ std::int64_t queued_item_degree(const View& d, std::uint32_t v, int level) {
+  const std::int64_t degree = expanded_row(d, v, level);
+  return degree >= d.hub_degree ? 0 : degree;
+}
+
+// Top-down branch. After a bottom-up level the frontier is this rank's words: as a queue first,
+// of the vertices that expand something (expanded_row: in the level after the bottom-ups,
+// nearly the whole frontier has degree 1). Left out here, the frontier's sums, scan and
+// expansion never see them.
 __global__ void __launch_bounds__(kBlock) driven_bitmap_to_queue(View d, std::int64_t words) {
   const LevelControl& c = *d.control;
   if (c.frontier_is_queue) return;
-  bitmap_to_queue_rounds(my_frontier_words(d), words, d.nl, level_queue(d, c.level), &d.counters->selected);
+  const int level = static_cast<int>(c.level);
+  bitmap_to_queue_rounds(my_frontier_words(d), words, d.nl, level_queue(d, c.level), &d.counters->selected,
+                         [&](std::int64_t v) { return queued_item_degree(d, static_cast<std::uint32_t>(v), level) > 0; });
 }
 
-// Item q's edges to expand here: a queued vertex's row, none for a delegated hub (every rank
-// expands its part through hub_list), a listed hub's part of its row on this rank.
+// This rank's queued frontier: the queue, or after a bottom-up level what driven_bitmap_to_queue
+// kept of its words.
+__device__ __forceinline__ std::int64_t queued_items(const View& d, const LevelControl& c) {
+  return c.frontier_is_queue ? c.queue_size : static_cast<std::int64_t>(d.counters->selected);
+}
+
+// Item q's edges to expand here: a queued vertex's (queued_item_degree), a listed hub's part
+// of its row on this rank.
 __device__ __forceinline__ std::int64_t item_degree(const View& d, const std::uint32_t* queue, std::int64_t nq,
                                                     std::int64_t q, int level) {
-  if (q < nq) {
-    const std::int64_t degree = expanded_degree(d, queue, q, level);
-    return degree >= d.hub_degree ? 0 : degree;
-  }
+  if (q < nq) return queued_item_degree(d, queue[q], level);
   const std::uint32_t k = d.hub_list[q - nq];
   return d.hub_offsets[k + 1] - d.hub_offsets[k];
 }
@@ -220,7 +235,7 @@ __device__ __forceinline__ std::int64_t item_degree(const View& d, const std::ui
 __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_sums(View d, std::int64_t* degrees,
                                                                          std::int64_t* sums) {
   const LevelControl& c = *d.control;
-  const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  const std::int64_t nq = queued_items(d, c), items = nq + frontier_hubs(d, c);
   const int level = static_cast<int>(c.level);
   if (items <= kSmallFrontier) return;
   const std::uint32_t* queue = level_queue(d, c.level);
@@ -240,7 +255,7 @@ __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_scan(View d
                                                                          const std::int64_t* sums,
                                                                          std::int64_t* scan) {
   const LevelControl& c = *d.control;
-  const std::int64_t nq = c.queue_size, items = nq + frontier_hubs(d, c);
+  const std::int64_t nq = queued_items(d, c), items = nq + frontier_hubs(d, c);
   const int level = static_cast<int>(c.level);
   if (items <= kSmallFrontier) {
     if (blockIdx.x == 0) {
@@ -268,7 +283,7 @@ __global__ void __launch_bounds__(kSmallScanThreads) driven_frontier_scan(View d
 template <bool kDistributed>
 __global__ void __launch_bounds__(kBlock) driven_top_down(View d, const std::int64_t* scan) {
   const LevelControl& c = *d.control;
-  top_down_tiles<kDistributed>(d, level_queue(d, c.level), scan, c.queue_size, frontier_hubs(d, c),
+  top_down_tiles<kDistributed>(d, level_queue(d, c.level), scan, queued_items(d, c), frontier_hubs(d, c),
                                level_queue(d, c.level + 1), static_cast<int>(c.level + 1));
 }
 
