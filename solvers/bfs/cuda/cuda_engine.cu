@@ -89,6 +89,7 @@ CudaEngine::CudaEngine(const LocalGraph& g, std::int64_t eager, const Delegates&
   *host_control_.data() = LevelControl{};
   host_control_.data()->level = -1;  // level_clocks() before any GPU-run search: no levels
   scan_blocks_ = 2 * sms_;
+  top_down_grid_ = sms_ * top_down_blocks_per_sm(p > 1, append_shared_bytes(p));
   chunk_sums_ = DeviceBuffer<std::int64_t>(static_cast<std::size_t>(scan_blocks_));
 
   // CUB scratch for the largest scan of frontier degrees.
@@ -191,7 +192,7 @@ void CudaEngine::top_down(int level) {
   }
   if (nq > 0) {
     const std::size_t shared = append_shared_bytes(part_.parts);
-    launch_top_down({sms_ * 8, kBlock, shared, stream_}, part_.parts > 1, view_, queue_.data(), scan_.data(), nq,
+    launch_top_down({top_down_grid_, kBlock, shared, stream_}, part_.parts > 1, view_, queue_.data(), scan_.data(), nq,
                     next_queue_.data(), level + 1);
   }
 }

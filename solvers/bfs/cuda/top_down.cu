@@ -1,4 +1,6 @@
 // The top-down kernels (top_down.cuh) and their launchers (launch.cuh).
+#include <algorithm>
+
 #include "core/cuda_check.hpp"
 #include "solvers/bfs/cuda/launch.cuh"
 #include "solvers/bfs/cuda/top_down.cuh"
@@ -70,6 +72,15 @@ void launch_small_frontier_scan(const Launch& l, const View& d, const std::uint3
                                 int level, std::int64_t* scan, int row_words) {
   small_frontier_scan<<<l.grid, l.block, l.shared, l.stream>>>(d, queue, nq, level, scan, row_words);
   TESSERA_CUDA_CHECK_LAUNCH();
+}
+
+int top_down_blocks_per_sm(bool distributed, std::size_t shared) {
+  int blocks = 0;
+  if (distributed)
+    TESSERA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, top_down_kernel<true>, kBlock, shared));
+  else
+    TESSERA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, top_down_kernel<false>, kBlock, shared));
+  return std::max(blocks, 1);
 }
 
 void launch_top_down(const Launch& l, bool distributed, const View& d, const std::uint32_t* queue,
