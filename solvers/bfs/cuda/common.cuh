@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/cuda_check.hpp"
 #include "solvers/bfs/backend.hpp"
 
 namespace tessera::bfs::gpu {
@@ -26,6 +27,16 @@ constexpr int kTileItems = 4;
 constexpr std::int64_t kTile = kBlock * kTileItems;  // frontier edges per top-down tile
 constexpr int kThreadScan = 32;                       // bottom-up neighbours per thread before a warp takes over
 constexpr unsigned kFull = 0xFFFFFFFFu;
+
+// How many blocks of kBlock threads of `kernel` an SM holds at once (its registers and shared
+// memory decide). A grid-stride kernel's grid is that many per SM, one wave: blocks beyond it
+// start only when blocks of the first wave have finished all their work.
+template <class Kernel>
+int resident_blocks_per_sm(Kernel kernel, std::size_t shared) {
+  int blocks = 0;
+  TESSERA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, kBlock, shared));
+  return blocks > 0 ? blocks : 1;
+}
 
 // Device counters of a step's internals (what it found goes to the level table).
 struct Counters {

@@ -193,10 +193,10 @@ class CudaEngine final : public SearchBackend, public PeerExchange, public Devic
   DeviceBuffer<ull> shares_on_device_;
   DeviceBuffer<std::int64_t> chunk_sums_;
   int scan_blocks_ = 1;
-  // A host-driven top-down level's grid: as many blocks as the SMs hold at once (the device
-  // loop sizes its own the same way). The kernel's registers let an SM hold 5 of its blocks,
-  // not 8: a grid of 8 per SM ran its last 3 as a second wave on 60% of the GPU (Nsight
-  // Compute, one H200, 2026-11-29).
+  // A host-driven top-down level's grid: one wave (resident_blocks_per_sm; the device loop
+  // sizes its own the same way). The kernel's registers let an SM hold 5 of its blocks, not
+  // 8: a grid of 8 per SM ran its last 3 as a second wave on 60% of the GPU (Nsight Compute,
+  // one H200, 2026-11-29).
   int top_down_grid_ = 1;
   cudaGraphExec_t search_graph_ = nullptr;  // routes the first level
   std::array<cudaGraphExec_t, static_cast<std::size_t>(LevelPath::count)> level_graphs_{};  // one per LevelPath

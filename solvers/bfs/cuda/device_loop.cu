@@ -461,15 +461,12 @@ void CudaEngine::queue_top_down_branch(LevelPath path) {
   driven_frontier_scan<<<scan_blocks_, kSmallScanThreads, 0, stream_>>>(view_, degrees_.data(), chunk_sums_.data(),
                                                                         scan_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
-  // One wave: as many blocks as the SMs hold at once (see top_down_grid_).
-  int per_sm = 0;
-  if (part_.parts > 1) {
-    TESSERA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, driven_top_down<true>, kBlock, shared));
-    driven_top_down<true><<<sms_ * std::max(per_sm, 1), kBlock, shared, stream_>>>(view_, scan_.data());
-  } else {
-    TESSERA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, driven_top_down<false>, kBlock, shared));
-    driven_top_down<false><<<sms_ * std::max(per_sm, 1), kBlock, shared, stream_>>>(view_, scan_.data());
-  }
+  if (part_.parts > 1)  // one wave (resident_blocks_per_sm)
+    driven_top_down<true><<<sms_ * resident_blocks_per_sm(driven_top_down<true>, shared), kBlock, shared, stream_>>>(
+        view_, scan_.data());
+  else
+    driven_top_down<false><<<sms_ * resident_blocks_per_sm(driven_top_down<false>, shared), kBlock, shared,
+                             stream_>>>(view_, scan_.data());
   TESSERA_CUDA_CHECK_LAUNCH();
   if (window_) queue_claims(sms_ * 8);
 }

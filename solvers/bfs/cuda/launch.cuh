@@ -28,8 +28,7 @@ void launch_frontier_degrees(const Launch& l, const View& d, const std::uint32_t
                              std::int64_t* degrees);
 void launch_small_frontier_scan(const Launch& l, const View& d, const std::uint32_t* queue, std::int64_t nq,
                                 int level, std::int64_t* scan, int row_words);
-// How many blocks of the top-down kernel an SM holds at once (its registers decide): the grid of
-// a top-down level is that many per SM, one wave.
+// resident_blocks_per_sm of the top-down kernel: a top-down level's grid is that many per SM.
 int top_down_blocks_per_sm(bool distributed, std::size_t shared);
 void launch_top_down(const Launch& l, bool distributed, const View& d, const std::uint32_t* queue,
                      const std::int64_t* scan, std::int64_t nq, std::uint32_t* next_queue, int next_level);

@@ -1,6 +1,4 @@
 // The top-down kernels (top_down.cuh) and their launchers (launch.cuh).
-#include <algorithm>
-
 #include "core/cuda_check.hpp"
 #include "solvers/bfs/cuda/launch.cuh"
 #include "solvers/bfs/cuda/top_down.cuh"
@@ -75,12 +73,8 @@ void launch_small_frontier_scan(const Launch& l, const View& d, const std::uint3
 }
 
 int top_down_blocks_per_sm(bool distributed, std::size_t shared) {
-  int blocks = 0;
-  if (distributed)
-    TESSERA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, top_down_kernel<true>, kBlock, shared));
-  else
-    TESSERA_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, top_down_kernel<false>, kBlock, shared));
-  return std::max(blocks, 1);
+  return distributed ? resident_blocks_per_sm(top_down_kernel<true>, shared)
+                     : resident_blocks_per_sm(top_down_kernel<false>, shared);
 }
 
 void launch_top_down(const Launch& l, bool distributed, const View& d, const std::uint32_t* queue,
