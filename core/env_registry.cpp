@@ -98,6 +98,10 @@ constexpr std::array kVariables{
              .help = "Kronecker graph scales (2^scale vertices), one table section each"},
     Variable{.name = "TESSERA_BENCH_BFS_ROOTS", .type = integer, .scope = executable, .default_doc = "64 (--quick: 8)",
              .min = 1, .max = 2147483647, .used_by = "bench bfs", .help = "search roots per scale"},
+    Variable{.name = "TESSERA_BENCH_BFS_PROFILED", .type = integer, .scope = executable, .default_doc = "2",
+             .min = 0, .max = 2147483647, .used_by = "bench bfs (with TESSERA_BFS_PROFILE=1)",
+             .help = "how many of the roots are searched once more, profiled, after the timed searches (at most "
+                     "all of them)"},
     Variable{.name = "TESSERA_BENCH_BFS_ALGORITHMS", .type = words, .scope = executable,
              .default_doc = "all that apply", .choices = "direction_optimizing,top_down,bottom_up,edge_parallel,serial",
              .used_by = "bench bfs", .help = "only these algorithms run"},

@@ -11,7 +11,8 @@
 // there and once driven by the host (SearchOptions::device_levels), and
 // TESSERA_BENCH_BFS_HUBS="auto,0,1024" once per hub degree of the delegated hubs (0: none;
 // SearchOptions::hub_degree), and TESSERA_BENCH_BFS_WAKE="on,off" with and without waking the
-// peer links before each search (SearchOptions::wake_links). With P
+// peer links before each search (SearchOptions::wake_links). With TESSERA_BFS_PROFILE=1 the first
+// TESSERA_BENCH_BFS_PROFILED roots (2) are searched once more, profiled. With P
 // ranks the same table measures the multi-rank search (compare runs with different -n for
 // scaling).
 #include <fmt/format.h>
@@ -197,6 +198,8 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
   const std::vector<int> scales =
       scales_from_env(o.quick ? std::vector<int>{10, 12} : std::vector<int>{16, 18, 20, 22, 24});
   const int root_count = static_cast<int>(env::get_integer("TESSERA_BENCH_BFS_ROOTS").value_or(o.quick ? 8 : 64));
+  // Profiled searches after the timed ones (TESSERA_BFS_PROFILE=1): per root, each rank's levels.
+  const auto profiled_roots = static_cast<std::size_t>(env::get_integer("TESSERA_BENCH_BFS_PROFILED").value_or(2));
   const int seed_max_scale = o.quick ? 12 : 18;  // edge_parallel beyond this takes too long
 
   for (int scale : scales) {
@@ -268,9 +271,9 @@ BenchReport bench(comm::Context& ctx, const BenchOptions& o) {
         td += r.top_down_levels;
         bu += r.bottom_up_levels;
       }
-      if (LevelProfile::requested()) {  // where the time goes, in two more (untimed) searches
+      if (LevelProfile::requested()) {  // where the time goes, in more (untimed) searches
         driver.set_profiling(true);
-        for (std::size_t i = 0; i < std::min<std::size_t>(2, roots.size()); ++i) driver.search(roots[i]);
+        for (std::size_t i = 0; i < std::min(profiled_roots, roots.size()); ++i) driver.search(roots[i]);
       }
       if (failed) log::error("bench bfs: {}/{} scale {}: {} of {} searches failed validation; first: {}",
                              to_string(backend), to_string(alg), scale, failed, roots.size(), first_failure);

@@ -15,7 +15,7 @@
 // the level's branch. Rank 0 prints one block per search (host-driven: its own view, the
 // other ranks' waits show in its counts; device-driven: every rank's GPU, rank by rank).
 // `tessera run` profiles every search; `tessera bench bfs` times its searches unprofiled and
-// then profiles two more.
+// then profiles some more (TESSERA_BENCH_BFS_PROFILED, 2 by default).
 #include <cstdint>
 #include <string>
 #include <vector>
