@@ -30,6 +30,7 @@ import argparse
 import re
 import sys
 
+GRAPH = re.compile(r"scale \d+: (\d+) vertices")
 HEADER = re.compile(r"bfs profile, root (\d+), (\d+) rank\(s\): ([\d.]+) ms")
 LEVEL = re.compile(r"level\s+(\d+) (\S+)\s*: frontier\s+(\d+) vertices\s+(\d+) edges \| steps ([\d. /]+) ms"
                    r"(?: \| shares ([\d. /]+) \(waiting ([\d. /]+)\) and ([\d. /]+) \(waiting ([\d. /]+)\) ms)?"
@@ -41,10 +42,15 @@ def numbers(text):
 
 
 def profiles(path):
-    """(row, root) -> {'ranks', 'ms', 'levels': [dict]}; row counts a root's profiles in log order."""
-    out, seen, current = {}, {}, None
+    """The graph's vertex count (or None), and (row, root) -> {'ranks', 'ms', 'levels': [dict]}; row
+    counts a root's profiles in log order."""
+    out, seen, current, vertices = {}, {}, None, None
     with open(path) as f:
         for line in f:
+            m = GRAPH.search(line)
+            if m and vertices is None:
+                vertices = int(m.group(1))
+                continue
             m = HEADER.search(line)
             if m:
                 root = int(m.group(1))
@@ -63,7 +69,7 @@ def profiles(path):
                             level["shares"] += 1
                             level["own"] += min(a - b for a, b in zip(s, w))
                 current["levels"].append(level)
-    return out
+    return vertices, out
 
 
 def main():
@@ -75,21 +81,16 @@ def main():
     ap.add_argument("--share-us", type=float, default=4.0, help="the fixed share cost of the projection, us")
     args = ap.parse_args()
 
-    one, proxy = profiles(args.one_gpu), profiles(args.proxy)
+    vertices, one = profiles(args.one_gpu)
+    _, proxy = profiles(args.proxy)
     roots = sorted(root for (row, root) in one if row == 0 and (args.row, root) in proxy)
     if not roots:
         sys.exit("bfs-proxy-bound: no root is profiled in both logs (TESSERA_BENCH_BFS_PROFILED, the same roots)")
     ranks = proxy[(args.row, roots[0])]["ranks"]
-    scale_bytes = None
-    with open(args.one_gpu) as f:
-        for line in f:
-            m = re.search(r"scale \d+: (\d+) vertices", line)
-            if m:
-                scale_bytes = int(m.group(1)) / 8
-                break
-    if scale_bytes is None:
+    if vertices is None:
         sys.exit("bfs-proxy-bound: the one-GPU log does not say how many vertices the graph has")
-    words_ms = scale_bytes * (ranks - 1) / ranks / (args.link_gbs * 1e9) * 1e3
+    bitmap_bytes = vertices / 8
+    words_ms = bitmap_bytes * (ranks - 1) / ranks / (args.link_gbs * 1e9) * 1e3
 
     t1 = steps = own = words = fixed = 0.0
     for root in roots:
